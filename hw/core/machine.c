@@ -1,0 +1,254 @@
+/*
+ * Machine base type: registration of versioned machine types, lookup and
+ * help, the hw_compat arrays, vCPU creation for the x86 boards, and
+ * query-machines.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "hw/boards.h"
+#include "monitor/qmp.h"
+#include "monitor/qmp-commands.h"
+#include "sysemu/kvm.h"
+
+MachineState *current_machine;
+
+void compat_props_add(GPtrArray *arr, const GlobalProperty *props,
+                      size_t nelem)
+{
+    size_t i;
+
+    for (i = 0; i < nelem; i++) {
+        g_ptr_array_add(arr, (void *)&props[i]);
+    }
+}
+
+static void machine_class_base_init(ObjectClass *oc, void *data)
+{
+    MachineClass *mc = MACHINE_CLASS(oc);
+
+    /* Each class owns its array: versions append to a copy of the newer's */
+    mc->compat_props = g_ptr_array_new();
+}
+
+#define MFIELD(name, kind, field, def)                                      \
+    object_class_property_add_field(oc, name, kind,                        \
+                                    offsetof(MachineState, field), def, NULL)
+
+static void machine_class_init(ObjectClass *oc, void *data)
+{
+    MFIELD("kernel-irqchip", PROP_KIND_STRING, kernel_irqchip_str, NULL);
+    MFIELD("usb", PROP_KIND_BOOL, usb, "off");
+    MFIELD("dump-guest-core", PROP_KIND_BOOL, dump_guest_core, "on");
+    MFIELD("mem-merge", PROP_KIND_BOOL, mem_merge, "on");
+    MFIELD("memory-backend", PROP_KIND_STRING, memory_backend, NULL);
+    MFIELD("acpi", PROP_KIND_ONOFFAUTO, acpi, "auto");
+}
+
+static const TypeInfo machine_info = {
+    .name = TYPE_MACHINE,
+    .parent = TYPE_OBJECT,
+    .abstract = true,
+    .instance_size = sizeof(MachineState),
+    .class_size = sizeof(MachineClass),
+    .class_base_init = machine_class_base_init,
+    .class_init = machine_class_init,
+};
+
+static void machine_versioned_class_init(ObjectClass *oc, void *data)
+{
+    MachineClass *mc = MACHINE_CLASS(oc);
+    MachineOptionsFunc *options = data;
+    const char *tn = object_class_get_name(oc);
+
+    mc->name = g_strndup(tn, strlen(tn) - strlen(TYPE_MACHINE_SUFFIX));
+    mc->default_cpu_version = CPU_VERSION_LATEST;
+    mc->max_cpus = 1;
+    if (options) {
+        options(mc);
+    }
+}
+
+void machine_register_type(const char *name, const char *parent,
+                           MachineOptionsFunc *options)
+{
+    TypeInfo *ti = g_new0(TypeInfo, 1);
+
+    ti->name = g_strdup_printf("%s" TYPE_MACHINE_SUFFIX, name);
+    ti->parent = parent;
+    ti->class_init = machine_versioned_class_init;
+    ti->class_data = options;
+    type_register_static(ti);
+}
+
+/* "none": no devices; libqtest probes with it */
+static void machine_none_options(MachineClass *mc)
+{
+    mc->desc = "empty machine";
+    mc->max_cpus = 1;
+    mc->default_ram_id = "ram";
+}
+
+static void machine_register_types(void)
+{
+    type_register_static(&machine_info);
+    machine_register_type("none", TYPE_MACHINE, machine_none_options);
+}
+type_init(machine_register_types)
+
+MachineClass *machine_find_class(const char *name)
+{
+    GSList *list = object_class_get_list(TYPE_MACHINE, false), *l;
+    MachineClass *found = NULL;
+
+    for (l = list; l; l = l->next) {
+        MachineClass *mc = MACHINE_CLASS(l->data);
+        if (!strcmp(mc->name, name) || (mc->alias && !strcmp(mc->alias, name))) {
+            found = mc;
+            break;
+        }
+    }
+    g_slist_free(list);
+    return found;
+}
+
+MachineClass *machine_get_default_class(void)
+{
+    GSList *list = object_class_get_list(TYPE_MACHINE, false), *l;
+    MachineClass *found = NULL;
+
+    for (l = list; l; l = l->next) {
+        if (MACHINE_CLASS(l->data)->is_default) {
+            found = l->data;
+        }
+    }
+    g_slist_free(list);
+    return found;
+}
+
+/* Machines with a family first, by family, newest version first */
+static gint version_cmp_desc(gconstpointer a, gconstpointer b)
+{
+    const MachineClass *ma = a, *mb = b;
+    char *ka, *kb;
+    gint r;
+
+    if (!ma->family != !mb->family) {
+        return ma->family ? -1 : 1;
+    }
+    if (ma->family && strcmp(ma->family, mb->family)) {
+        return strcmp(ma->family, mb->family);
+    }
+    ka = g_utf8_collate_key_for_filename(ma->name, -1);
+    kb = g_utf8_collate_key_for_filename(mb->name, -1);
+    r = -strcmp(ka, kb);
+    g_free(ka);
+    g_free(kb);
+    return r;
+}
+
+GSList *machine_class_list_sorted(void)
+{
+    return g_slist_sort(object_class_get_list(TYPE_MACHINE, false),
+                        version_cmp_desc);
+}
+
+void machine_help(void)
+{
+    GSList *list = machine_class_list_sorted(), *l;
+
+    printf("Supported machines are:\n");
+    for (l = list; l; l = l->next) {
+        MachineClass *mc = l->data;
+
+        if (mc->alias) {
+            printf("%-20s %s (alias of %s)\n", mc->alias, mc->desc, mc->name);
+        }
+        printf("%-20s %s%s%s\n", mc->name, mc->desc,
+               mc->is_default ? " (default)" : "",
+               mc->deprecated ? " (deprecated)" : "");
+    }
+    g_slist_free(list);
+}
+
+/* vCPUs --------------------------------------------------------------------- */
+
+bool machine_create_cpus(MachineState *ms, Error **errp)
+{
+    MachineClass *mc = MACHINE_GET_CLASS(ms);
+    const char *typename;
+    ObjectClass *oc;
+    unsigned i;
+
+    typename = ms->cpu_opts ? ms->cpu_opts->typename : mc->default_cpu_type;
+    oc = object_class_by_name(typename);
+    if (!oc) {
+        error_setg(errp, "unable to find CPU model '%s'",
+                   ms->cpu_opts ? ms->cpu_opts->model : typename);
+        return false;
+    }
+    ms->cpus = g_ptr_array_new();
+    for (i = 0; i < ms->smp.cpus; i++) {
+        X86CPU *cpu = x86_cpu_new(oc, &ms->cpu_env, mc->compat_props,
+                                  ms->global_props, ms->cpu_opts, errp);
+        char *name;
+
+        if (!cpu) {
+            return false;
+        }
+        cpu->cpu_index = i;
+        cpu->apic_id = i;
+        cpu->nr_dies = ms->smp.dies;
+        cpu->nr_cores = ms->smp.cores;
+        cpu->nr_threads = ms->smp.threads;
+        if (!x86_cpu_realize(cpu, &ms->cpu_env, errp)) {
+            object_unref(OBJECT(cpu));
+            return false;
+        }
+        name = g_strdup_printf("device[%u]", i);
+        object_property_add_child(object_resolve_path("/machine/unattached"),
+                                  name, OBJECT(cpu));
+        g_free(name);
+        g_ptr_array_add(ms->cpus, cpu);
+        object_unref(OBJECT(cpu));
+    }
+    return true;
+}
+
+/* query-machines ------------------------------------------------------------ */
+
+JsonNode *qmp_query_machines(JsonObject *args, Error **errp)
+{
+    GSList *list = machine_class_list_sorted(), *l;
+    JsonArray *arr = json_array_new();
+
+    for (l = list; l; l = l->next) {
+        MachineClass *mc = l->data;
+        JsonObject *o = json_object_new();
+
+        json_object_set_string_member(o, "name", mc->name);
+        if (mc->alias) {
+            json_object_set_string_member(o, "alias", mc->alias);
+        }
+        if (mc->is_default) {
+            json_object_set_boolean_member(o, "is-default", true);
+        }
+        json_object_set_int_member(o, "cpu-max", mc->max_cpus);
+        json_object_set_boolean_member(o, "hotpluggable-cpus",
+                                       mc->hotpluggable_cpus);
+        json_object_set_boolean_member(o, "numa-mem-supported",
+                                       mc->numa_mem_supported);
+        json_object_set_boolean_member(o, "deprecated", mc->deprecated);
+        if (mc->default_cpu_type) {
+            json_object_set_string_member(o, "default-cpu-type",
+                                          mc->default_cpu_type);
+        }
+        if (mc->default_ram_id) {
+            json_object_set_string_member(o, "default-ram-id",
+                                          mc->default_ram_id);
+        }
+        json_array_add_object_element(arr, o);
+    }
+    g_slist_free(list);
+    return json_node_init_array(json_node_alloc(), arr);
+}

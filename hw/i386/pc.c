@@ -1,0 +1,349 @@
+/*
+ * PC machines: the pc_compat arrays and the versioned type machinery that
+ * i440fx and q35 share.
+ *
+ * The arrays are data: one per version that changed a guest-visible
+ * default.  An entry goes into the array of the last version whose guest
+ * ABI lacked the new default.  CPU entries are those of QEMU 7.2 (the
+ * guest-ABI rule of design §1), plus this tree's own in pc_compat_7_2.
+ */
+#include <string.h>
+
+#include "hw/i386/pc.h"
+
+#define CPU(model) model "-x86_64-cpu"
+#define ALL_CPUS "x86_64-cpu"
+
+/* qemu32, qemu64 and athlon named the QEMU version until 2.5 */
+#define PC_CPU_MODEL_IDS(v)                                          \
+    { CPU("qemu32"), "model-id", "QEMU Virtual CPU version " v },     \
+    { CPU("qemu64"), "model-id", "QEMU Virtual CPU version " v },     \
+    { CPU("athlon"), "model-id", "QEMU Virtual CPU version " v },
+
+/* This tree's first new defaults: PV spinlocks and Hyper-V PV IPIs */
+static const GlobalProperty pc_compat_7_2[] = {
+    { ALL_CPUS, "x-kvm-auto-enable-pv-unhalt", "off" },
+    { ALL_CPUS, "x-hv-auto-enable-ipi", "off" },
+};
+
+static const GlobalProperty pc_compat_6_1[] = {
+    { ALL_CPUS, "hv-version-id-build", "0x1bbc" },
+    { ALL_CPUS, "hv-version-id-major", "0x0006" },
+    { ALL_CPUS, "hv-version-id-minor", "0x0001" },
+};
+
+static const GlobalProperty pc_compat_6_0[] = {
+    { CPU("qemu64"), "family", "6" },
+    { CPU("qemu64"), "model", "6" },
+    { CPU("qemu64"), "stepping", "3" },
+    { ALL_CPUS, "x-vendor-cpuid-only", "off" },
+};
+
+static const GlobalProperty pc_compat_5_1[] = {
+    { ALL_CPUS, "kvm-msi-ext-dest-id", "off" },
+};
+
+static const GlobalProperty pc_compat_3_1[] = {
+    { ALL_CPUS, "x-intel-pt-auto-level", "off" },
+    { CPU("Opteron_G3"), "rdtscp", "off" },
+    { CPU("Opteron_G4"), "rdtscp", "off" },
+    { CPU("Opteron_G4"), "npt", "off" },
+    { CPU("Opteron_G4"), "nrip-save", "off" },
+    { CPU("Opteron_G5"), "rdtscp", "off" },
+    { CPU("Opteron_G5"), "npt", "off" },
+    { CPU("Opteron_G5"), "nrip-save", "off" },
+    { CPU("EPYC"), "npt", "off" },
+    { CPU("EPYC"), "nrip-save", "off" },
+    { CPU("EPYC-IBPB"), "npt", "off" },
+    { CPU("EPYC-IBPB"), "nrip-save", "off" },
+    { CPU("Skylake-Client"), "mpx", "on" },
+    { CPU("Skylake-Client-IBRS"), "mpx", "on" },
+    { CPU("Skylake-Server"), "mpx", "on" },
+    { CPU("Skylake-Server-IBRS"), "mpx", "on" },
+    { CPU("Cascadelake-Server"), "mpx", "on" },
+    { CPU("Icelake-Client"), "mpx", "on" },
+    { CPU("Icelake-Server"), "mpx", "on" },
+    { CPU("Cascadelake-Server"), "stepping", "5" },
+};
+
+static const GlobalProperty pc_compat_3_0[] = {
+    { ALL_CPUS, "x-hv-synic-kvm-only", "on" },
+    { CPU("Skylake-Server"), "pku", "off" },
+    { CPU("Skylake-Server-IBRS"), "pku", "off" },
+};
+
+static const GlobalProperty pc_compat_2_12[] = {
+    { ALL_CPUS, "legacy-cache", "on" },
+    { ALL_CPUS, "topoext", "false" },
+    { CPU("EPYC"), "xlevel", "0x8000000a" },
+    { CPU("EPYC-IBPB"), "xlevel", "0x8000000a" },
+};
+
+static const GlobalProperty pc_compat_2_11[] = {
+    { ALL_CPUS, "x-migrate-smi-count", "off" },
+    { CPU("Skylake-Server"), "clflushopt", "off" },
+};
+
+static const GlobalProperty pc_compat_2_10[] = {
+    { ALL_CPUS, "x-hv-max-vps", "0x40" },
+};
+
+static const GlobalProperty pc_compat_2_8[] = {
+    { ALL_CPUS, "tcg-cpuid", "off" },
+    { ALL_CPUS, "vmware-cpuid-freq", "false" },
+    { CPU("Haswell"), "stepping", "1" },
+};
+
+static const GlobalProperty pc_compat_2_7[] = {
+    { ALL_CPUS, "l3-cache", "off" },
+    { ALL_CPUS, "full-cpuid-auto-level", "off" },
+    { CPU("Opteron_G3"), "family", "15" },
+    { CPU("Opteron_G3"), "model", "6" },
+    { CPU("Opteron_G3"), "stepping", "1" },
+};
+
+static const GlobalProperty pc_compat_2_6[] = {
+    { ALL_CPUS, "cpuid-0xb", "off" },
+    { ALL_CPUS, "fill-mtrr-mask", "off" },
+};
+
+static const GlobalProperty pc_compat_2_4[] = {
+    PC_CPU_MODEL_IDS("2.4.0")
+    { ALL_CPUS, "check", "off" },
+    { CPU("Haswell"), "abm", "off" },
+    { CPU("Haswell-noTSX"), "abm", "off" },
+    { CPU("Broadwell"), "abm", "off" },
+    { CPU("Broadwell-noTSX"), "abm", "off" },
+    { CPU("host"), "host-cache-info", "on" },
+    { CPU("qemu64"), "sse4a", "on" },
+    { CPU("qemu64"), "abm", "on" },
+    { CPU("qemu64"), "popcnt", "on" },
+    { CPU("qemu32"), "popcnt", "on" },
+    { CPU("Opteron_G2"), "rdtscp", "on" },
+    { CPU("Opteron_G3"), "rdtscp", "on" },
+    { CPU("Opteron_G4"), "rdtscp", "on" },
+    { CPU("Opteron_G5"), "rdtscp", "on" },
+};
+
+static const GlobalProperty pc_compat_2_3[] = {
+    PC_CPU_MODEL_IDS("2.3.0")
+    { ALL_CPUS, "kvm-no-smi-migration", "on" },
+    { ALL_CPUS, "arat", "off" },
+    { CPU("qemu64"), "min-level", "4" },
+    { CPU("kvm64"), "min-level", "5" },
+    { CPU("pentium3"), "min-level", "2" },
+    { CPU("n270"), "min-level", "5" },
+    { CPU("Conroe"), "min-level", "4" },
+    { CPU("Penryn"), "min-level", "4" },
+    { CPU("Nehalem"), "min-level", "4" },
+    { CPU("n270"), "min-xlevel", "0x8000000a" },
+    { CPU("Penryn"), "min-xlevel", "0x8000000a" },
+    { CPU("Conroe"), "min-xlevel", "0x8000000a" },
+    { CPU("Nehalem"), "min-xlevel", "0x8000000a" },
+    { CPU("Westmere"), "min-xlevel", "0x8000000a" },
+    { CPU("SandyBridge"), "min-xlevel", "0x8000000a" },
+    { CPU("IvyBridge"), "min-xlevel", "0x8000000a" },
+    { CPU("Haswell"), "min-xlevel", "0x8000000a" },
+    { CPU("Haswell-noTSX"), "min-xlevel", "0x8000000a" },
+    { CPU("Broadwell"), "min-xlevel", "0x8000000a" },
+    { CPU("Broadwell-noTSX"), "min-xlevel", "0x8000000a" },
+};
+
+static const GlobalProperty pc_compat_2_2[] = {
+    PC_CPU_MODEL_IDS("2.2.0")
+    { CPU("kvm64"), "vme", "off" },
+    { CPU("kvm32"), "vme", "off" },
+    { CPU("Conroe"), "vme", "off" },
+    { CPU("Penryn"), "vme", "off" },
+    { CPU("Nehalem"), "vme", "off" },
+    { CPU("Westmere"), "vme", "off" },
+    { CPU("SandyBridge"), "vme", "off" },
+    { CPU("Haswell"), "vme", "off" },
+    { CPU("Broadwell"), "vme", "off" },
+    { CPU("Opteron_G1"), "vme", "off" },
+    { CPU("Opteron_G2"), "vme", "off" },
+    { CPU("Opteron_G3"), "vme", "off" },
+    { CPU("Opteron_G4"), "vme", "off" },
+    { CPU("Opteron_G5"), "vme", "off" },
+    { CPU("Haswell"), "f16c", "off" },
+    { CPU("Haswell"), "rdrand", "off" },
+    { CPU("Broadwell"), "f16c", "off" },
+    { CPU("Broadwell"), "rdrand", "off" },
+};
+
+static const GlobalProperty pc_compat_2_1[] = {
+    PC_CPU_MODEL_IDS("2.1.0")
+    { CPU("coreduo"), "vmx", "on" },
+    { CPU("core2duo"), "vmx", "on" },
+};
+
+static const GlobalProperty pc_compat_2_0[] = {
+    PC_CPU_MODEL_IDS("2.0.0")
+};
+
+static const GlobalProperty pc_compat_1_7[] = {
+    PC_CPU_MODEL_IDS("1.7.0")
+};
+
+static const GlobalProperty pc_compat_1_6[] = {
+    PC_CPU_MODEL_IDS("1.6.0")
+    { CPU("qemu64"), "model", "2" },
+    { CPU("qemu32"), "model", "3" },
+};
+
+static const GlobalProperty pc_compat_1_5[] = {
+    PC_CPU_MODEL_IDS("1.5.0")
+    { CPU("Conroe"), "model", "2" },
+    { CPU("Conroe"), "min-level", "2" },
+    { CPU("Penryn"), "model", "2" },
+    { CPU("Penryn"), "min-level", "2" },
+    { CPU("Nehalem"), "model", "2" },
+    { CPU("Nehalem"), "min-level", "2" },
+    { ALL_CPUS, "pmu", "on" },
+};
+
+static const GlobalProperty pc_compat_1_4[] = {
+    PC_CPU_MODEL_IDS("1.4.0")
+    { CPU("486"), "model", "0" },
+    { CPU("n270"), "movbe", "off" },
+    { CPU("Westmere"), "pclmulqdq", "off" },
+};
+
+#define COMPAT(v, arr) { v, arr, G_N_ELEMENTS(arr) }
+#define NO_COMPAT(v) { v, NULL, 0 }
+
+const PCCompat pc_compat_arrays[] = {
+    COMPAT("7.2", pc_compat_7_2),
+    NO_COMPAT("7.1"),
+    NO_COMPAT("7.0"),
+    NO_COMPAT("6.2"),
+    COMPAT("6.1", pc_compat_6_1),
+    COMPAT("6.0", pc_compat_6_0),
+    NO_COMPAT("5.2"),
+    COMPAT("5.1", pc_compat_5_1),
+    NO_COMPAT("5.0"),
+    NO_COMPAT("4.2"),
+    NO_COMPAT("4.1"),
+    NO_COMPAT("4.0"),
+    COMPAT("3.1", pc_compat_3_1),
+    COMPAT("3.0", pc_compat_3_0),
+    COMPAT("2.12", pc_compat_2_12),
+    COMPAT("2.11", pc_compat_2_11),
+    COMPAT("2.10", pc_compat_2_10),
+    NO_COMPAT("2.9"),
+    COMPAT("2.8", pc_compat_2_8),
+    COMPAT("2.7", pc_compat_2_7),
+    COMPAT("2.6", pc_compat_2_6),
+    NO_COMPAT("2.5"),
+    COMPAT("2.4", pc_compat_2_4),
+    COMPAT("2.3", pc_compat_2_3),
+    COMPAT("2.2", pc_compat_2_2),
+    COMPAT("2.1", pc_compat_2_1),
+    COMPAT("2.0", pc_compat_2_0),
+    COMPAT("1.7", pc_compat_1_7),
+    COMPAT("1.6", pc_compat_1_6),
+    COMPAT("1.5", pc_compat_1_5),
+    COMPAT("1.4", pc_compat_1_4),
+    { NULL },
+};
+
+const PCCompat *pc_compat_find(const char *version)
+{
+    const PCCompat *c;
+
+    for (c = pc_compat_arrays; c->version; c++) {
+        if (!strcmp(c->version, version)) {
+            return c;
+        }
+    }
+    return NULL;
+}
+
+/* Versioned types ----------------------------------------------------------- */
+
+typedef struct PCVersionData {
+    const char *family;
+    const PCMachineVersion *versions;
+    int index;
+    MachineOptionsFunc *base_options;
+} PCVersionData;
+
+static void pc_version_options(MachineClass *mc, const PCVersionData *d,
+                               int index)
+{
+    const PCMachineVersion *v = &d->versions[index];
+    const PCCompat *c;
+
+    if (index == 0) {
+        d->base_options(mc);
+    } else {
+        pc_version_options(mc, d, index - 1);
+        /* Only the newest version of a family carries the alias */
+        mc->alias = NULL;
+        mc->is_default = false;
+    }
+    if (v->compat) {
+        c = pc_compat_find(v->compat);
+        g_assert(c);
+        compat_props_add(mc->compat_props, c->props, c->len);
+    }
+    if (v->options) {
+        v->options(mc);
+    }
+}
+
+static void pc_version_class_init(ObjectClass *oc, void *data)
+{
+    MachineClass *mc = MACHINE_CLASS(oc);
+    const PCVersionData *d = data;
+    const char *tn = object_class_get_name(oc);
+
+    mc->name = g_strndup(tn, strlen(tn) - strlen(TYPE_MACHINE_SUFFIX));
+    mc->family = d->family;
+    mc->default_ram_id = "pc.ram";
+    mc->default_cpu_type = CPU("qemu64");
+    mc->hotpluggable_cpus = true;
+    mc->default_cpu_version = 1;
+    mc->init = pc_machine_init;
+    pc_version_options(mc, d, d->index);
+}
+
+void pc_register_machine_versions(const char *family,
+                                  const PCMachineVersion *versions,
+                                  MachineOptionsFunc *base_options)
+{
+    int i;
+
+    for (i = 0; versions[i].version; i++) {
+        PCVersionData *d = g_new0(PCVersionData, 1);
+        TypeInfo *ti = g_new0(TypeInfo, 1);
+
+        d->family = family;
+        d->versions = versions;
+        d->index = i;
+        d->base_options = base_options;
+        ti->name = g_strdup_printf("%s-%s" TYPE_MACHINE_SUFFIX, family,
+                                   versions[i].version);
+        ti->parent = TYPE_PC_MACHINE;
+        ti->class_init = pc_version_class_init;
+        ti->class_data = d;
+        type_register_static(ti);
+    }
+}
+
+static void pc_register_types(void)
+{
+    static const TypeInfo pc_machine_info = {
+        .name = TYPE_PC_MACHINE,
+        .parent = TYPE_MACHINE,
+        .abstract = true,
+    };
+
+    type_register_static(&pc_machine_info);
+}
+type_init(pc_register_types)
+
+bool pc_machine_init(MachineState *ms, Error **errp)
+{
+    return machine_create_cpus(ms, errp);
+}

@@ -1,0 +1,114 @@
+/*
+ * Machine types: classes with their compat properties, and the machine
+ * instance built from the command line.
+ */
+#ifndef HW_BOARDS_H
+#define HW_BOARDS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "qom/object.h"
+#include "target/i386/cpu.h"
+
+#define TYPE_MACHINE "machine"
+#define TYPE_MACHINE_SUFFIX "-machine"
+#define MACHINE_TYPE_NAME(name) (name TYPE_MACHINE_SUFFIX)
+
+typedef struct MachineState MachineState;
+
+typedef struct MachineClass {
+    ObjectClass parent_class;
+
+    const char *name;          /* "pc-q35-7.2" */
+    const char *alias;         /* "q35" */
+    const char *desc;
+    const char *family;        /* "pc-q35", "pc-i440fx", NULL for none */
+    bool is_default;
+    bool deprecated;
+    bool numa_mem_supported;
+    bool hotpluggable_cpus;
+    int max_cpus;
+    const char *default_cpu_type;
+    const char *default_ram_id;
+
+    /* {driver, property, value} entries, newest version's first */
+    GPtrArray *compat_props;
+
+    /* Guest-visible class fields the versioned options set */
+    int default_cpu_version;        /* CPU_VERSION_LEGACY up to 4.0 */
+    bool default_kernel_irqchip_split; /* pc-q35-4.0 */
+    bool smp_prefer_sockets;        /* -smp N: sockets up to 6.1 */
+    bool legacy_kvm_svm_default;    /* i440fx up to 2.1 */
+    bool legacy_kvm_x2apic_default; /* i440fx up to 1.7 */
+
+    /* Board construction (NULL: no devices, as "none") */
+    bool (*init)(MachineState *ms, Error **errp);
+} MachineClass;
+
+#define MACHINE_CLASS(oc) ((MachineClass *)(oc))
+#define MACHINE_GET_CLASS(obj) MACHINE_CLASS(OBJECT_GET_CLASS(obj))
+
+typedef struct SMPConfiguration {
+    unsigned cpus, sockets, dies, cores, threads, max_cpus;
+} SMPConfiguration;
+
+typedef enum KernelIrqchip {
+    KERNEL_IRQCHIP_ON,
+    KERNEL_IRQCHIP_OFF,
+    KERNEL_IRQCHIP_SPLIT,
+} KernelIrqchip;
+
+struct MachineState {
+    Object parent_obj;
+
+    /* Machine properties (-machine key=value) */
+    char *kernel_irqchip_str;   /* "on", "off", "split" or NULL */
+    bool usb;
+    bool dump_guest_core;
+    bool mem_merge;
+    char *memory_backend;
+    int acpi;                   /* OnOffAuto */
+
+    /* From the rest of the command line */
+    uint64_t ram_size;
+    SMPConfiguration smp;
+    char *kernel_filename, *initrd_filename, *kernel_cmdline;
+    X86CPUOptions *cpu_opts;
+    GPtrArray *global_props;    /* -global, GlobalProperty* */
+
+    /* Built at init */
+    KernelIrqchip kernel_irqchip;
+    X86CPUEnv cpu_env;
+    X86HostCaps *host;
+    GPtrArray *cpus;            /* X86CPU* */
+};
+
+#define MACHINE(obj) ((MachineState *)(obj))
+
+/* Registers one machine type; class_init data is the MachineClass setup. */
+typedef void MachineOptionsFunc(MachineClass *mc);
+void machine_register_type(const char *name, const char *parent,
+                           MachineOptionsFunc *options);
+
+/* "q35" -> pc-q35-8.0's class; NULL if unknown. */
+MachineClass *machine_find_class(const char *name);
+MachineClass *machine_get_default_class(void);
+/* Machine classes in -machine help order. */
+GSList *machine_class_list_sorted(void);
+void machine_help(void);
+
+void compat_props_add(GPtrArray *arr, const GlobalProperty *props,
+                      size_t nelem);
+
+/* The running machine (after vl.c created it), or NULL */
+extern MachineState *current_machine;
+
+/*
+ * Creates every vCPU as design §1/§2 say: class from -cpu (or the default
+ * type), properties in precedence order, expansion, filtering, CPUID, and
+ * adds it to /machine/unattached/device[N].
+ */
+bool machine_create_cpus(MachineState *ms, Error **errp);
+
+#endif

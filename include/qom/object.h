@@ -1,0 +1,211 @@
+/*
+ * A minimal object model in the spirit of QEMU's QOM.
+ *
+ * A type has a name, a parent, instance and class sizes, class_init and
+ * instance_init.  Properties live on the class, so a type can be inspected
+ * without creating an instance.  Property values travel as JsonNode, which is
+ * also what QMP speaks; strings from the command line and from compat entries
+ * are parsed according to the property's type name.
+ *
+ * Phases of an object's life are explicit: object_new() (defaults, then
+ * instance_init from the root type down, then instance_post_init), property
+ * writes, then whatever realize step the owner runs.
+ */
+#ifndef QOM_OBJECT_H
+#define QOM_OBJECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "qapi/error.h"
+
+typedef struct TypeImpl TypeImpl;
+typedef struct ObjectClass ObjectClass;
+typedef struct Object Object;
+typedef struct ObjectProperty ObjectProperty;
+
+#define TYPE_OBJECT "object"
+#define TYPE_CONTAINER "container"
+
+typedef struct TypeInfo {
+    const char *name;
+    const char *parent;
+    size_t instance_size;
+    size_t class_size;
+    bool abstract;
+    void (*class_init)(ObjectClass *oc, void *data);
+    void (*class_base_init)(ObjectClass *oc, void *data);
+    void *class_data;
+    void (*instance_init)(Object *obj);
+    /* Runs after every instance_init, leaf type first up to the root. */
+    void (*instance_post_init)(Object *obj);
+    void (*instance_finalize)(Object *obj);
+} TypeInfo;
+
+struct ObjectClass {
+    TypeImpl *type;
+    GHashTable *properties;   /* name -> ObjectProperty*, this class only */
+    GPtrArray *property_order; /* ObjectProperty*, registration order */
+};
+
+struct Object {
+    ObjectClass *klass;
+    Object *parent;
+    char *name;               /* name in the parent, NULL for a root */
+    GPtrArray *children;      /* Object*, in insertion order */
+    GHashTable *user_set;     /* property names written after creation */
+    GPtrArray *dynamic_props; /* ObjectProperty*, added to this instance */
+    int ref;
+};
+
+/*
+ * Accessors.  get returns a new JsonNode (or NULL with *errp set); set
+ * takes a borrowed node and returns false with *errp set on failure.
+ */
+typedef JsonNode *ObjectPropertyGet(Object *obj, ObjectProperty *prop,
+                                    Error **errp);
+typedef bool ObjectPropertySet(Object *obj, ObjectProperty *prop,
+                               JsonNode *value, Error **errp);
+
+/* Built-in value kinds for field properties. */
+typedef enum PropKind {
+    PROP_KIND_BOOL,
+    PROP_KIND_UINT8,
+    PROP_KIND_UINT16,
+    PROP_KIND_UINT32,
+    PROP_KIND_UINT64,
+    PROP_KIND_INT32,
+    PROP_KIND_INT64,
+    PROP_KIND_STRING,
+    PROP_KIND_ONOFFAUTO, /* int field: 0 auto, 1 on, 2 off */
+    PROP_KIND_OTHER,
+} PropKind;
+
+typedef enum OnOffAuto {
+    ON_OFF_AUTO_AUTO,
+    ON_OFF_AUTO_ON,
+    ON_OFF_AUTO_OFF,
+} OnOffAuto;
+
+struct ObjectProperty {
+    char *name;
+    char *type;        /* QOM type name: "bool", "uint32", "str", ... */
+    char *description;
+    PropKind kind;
+    ObjectPropertyGet *get;
+    ObjectPropertySet *set;
+    size_t offset;     /* field properties: offset in the instance */
+    uint64_t opaque;   /* free for the owner (e.g. a feature bit) */
+    void *opaque_ptr;
+    char *defval;      /* field properties: default, parsed at object_new */
+};
+
+/* Type registration; type_init(fn) runs fn before main(). */
+void type_register_static(const TypeInfo *info);
+#define type_init(fn)                                                    \
+    static void __attribute__((constructor)) do_type_init_##fn(void)     \
+    {                                                                    \
+        fn();                                                            \
+    }
+
+ObjectClass *object_class_by_name(const char *name);
+ObjectClass *object_class_get_parent(ObjectClass *oc);
+const char *object_class_get_name(ObjectClass *oc);
+bool object_class_is_abstract(ObjectClass *oc);
+/* Returns oc if it is typename or a subtype of it, else NULL. */
+ObjectClass *object_class_dynamic_cast(ObjectClass *oc, const char *typename);
+/* Every non-abstract-or-abstract class that is a subtype of implements. */
+GSList *object_class_get_list(const char *implements, bool include_abstract);
+GSList *object_class_get_list_sorted(const char *implements,
+                                     bool include_abstract);
+
+Object *object_new(const char *typename);
+Object *object_new_with_class(ObjectClass *oc);
+Object *object_ref(Object *obj);
+void object_unref(Object *obj);
+const char *object_get_typename(const Object *obj);
+#define OBJECT(o) ((Object *)(o))
+#define OBJECT_GET_CLASS(o) (OBJECT(o)->klass)
+#define OBJECT_CLASS_CAST(c) ((ObjectClass *)(c))
+Object *object_dynamic_cast(Object *obj, const char *typename);
+
+/* Properties on classes */
+ObjectProperty *object_class_property_add(ObjectClass *oc, const char *name,
+                                          const char *type,
+                                          ObjectPropertyGet *get,
+                                          ObjectPropertySet *set,
+                                          const char *description);
+ObjectProperty *object_class_property_add_field(ObjectClass *oc,
+                                                const char *name,
+                                                PropKind kind, size_t offset,
+                                                const char *defval,
+                                                const char *description);
+/* Adds an alias: another name for the same accessors. */
+ObjectProperty *object_class_property_add_alias(ObjectClass *oc,
+                                                const char *name,
+                                                ObjectProperty *target);
+ObjectProperty *object_class_property_find(ObjectClass *oc, const char *name);
+/* All properties of a class and its parents, parents first. */
+GPtrArray *object_class_property_list(ObjectClass *oc);
+
+ObjectProperty *object_property_find(Object *obj, const char *name);
+GPtrArray *object_property_list(Object *obj);
+ObjectProperty *object_property_add(Object *obj, const char *name,
+                                    const char *type, ObjectPropertyGet *get,
+                                    ObjectPropertySet *set);
+
+JsonNode *object_property_get(Object *obj, const char *name, Error **errp);
+bool object_property_set(Object *obj, const char *name, JsonNode *value,
+                         Error **errp);
+/* Parses str according to the property's type, then sets it. */
+bool object_property_parse(Object *obj, const char *name, const char *str,
+                           Error **errp);
+bool object_property_get_bool(Object *obj, const char *name, Error **errp);
+bool object_property_set_bool(Object *obj, const char *name, bool value,
+                              Error **errp);
+int64_t object_property_get_int(Object *obj, const char *name, Error **errp);
+bool object_property_set_int(Object *obj, const char *name, int64_t value,
+                             Error **errp);
+char *object_property_get_str(Object *obj, const char *name, Error **errp);
+bool object_property_set_str(Object *obj, const char *name, const char *value,
+                             Error **errp);
+/* true if the property was written after object_new() returned. */
+bool object_property_is_user_set(Object *obj, const char *name);
+
+/* Converts a command-line string to a JsonNode for a property of `type`. */
+JsonNode *object_property_parse_str(ObjectProperty *prop, const char *str,
+                                    Error **errp);
+/* Formats a property value as QEMU prints it in help output. */
+char *object_property_value_to_str(JsonNode *node);
+
+/* Composition tree ("/machine/unattached/device[0]") */
+Object *object_get_root(void);
+Object *object_get_container(const char *name); /* child of root, created */
+void object_property_add_child(Object *parent, const char *name,
+                               Object *child);
+void object_unparent(Object *obj);
+Object *object_resolve_path(const char *path);
+char *object_get_canonical_path(Object *obj);
+Object *object_resolve_path_component(Object *parent, const char *name);
+/* Adds to /machine/unattached as "device[N]" and returns the name. */
+
+/* Global properties: -global, compat entries (hw/core/qdev-properties) */
+typedef struct GlobalProperty {
+    const char *driver;
+    const char *property;
+    const char *value;
+    bool used;
+    bool optional;
+} GlobalProperty;
+
+/*
+ * Applies every entry of props whose driver is obj's type or a parent of
+ * it.  Stops at the first error.
+ */
+bool object_apply_global_props(Object *obj, const GPtrArray *props,
+                               Error **errp);
+
+#endif

@@ -1,0 +1,213 @@
+"""Launch qemu-system-x86_64 and talk QMP to it over a unix socket.
+
+Used by the functional tests, the main-job script and the benchmarks.  Only
+the standard library: tests must run on a fresh Debian 12.
+"""
+
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+
+
+class QMPError(Exception):
+    """An {"error": ...} reply: .cls is the QMP error class."""
+
+    def __init__(self, cls, desc):
+        super().__init__(f"{cls}: {desc}")
+        self.cls = cls
+        self.desc = desc
+
+
+class Machine:
+    """One emulator process with a QMP monitor.
+
+    Machine(binary, args) starts `binary -qmp unix:SOCK,server=on,wait=off
+    -display none -nodefaults <args>` and connects; use as a context manager
+    so the process is always reaped.
+    """
+
+    def __init__(self, binary, args=(), timeout=30.0, env=None):
+        self.binary = binary
+        self.args = list(args)
+        self.timeout = timeout
+        self.dir = tempfile.mkdtemp(prefix="qmp-")
+        self.sock_path = os.path.join(self.dir, "qmp.sock")
+        self.proc = None
+        self.sock = None
+        self.buf = b""
+        self.events = []
+        self.greeting = None
+        self.env = env
+        self.stderr_path = os.path.join(self.dir, "stderr")
+
+    def __enter__(self):
+        self.launch()
+        return self
+
+    def __exit__(self, *exc):
+        self.shutdown()
+
+    def launch(self):
+        argv = [self.binary, "-display", "none", "-nodefaults",
+                "-qmp", f"unix:{self.sock_path},server=on,wait=off"] + self.args
+        self.stderr_file = open(self.stderr_path, "wb")
+        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL,
+                                     stderr=self.stderr_file, env=self.env)
+        deadline = time.monotonic() + self.timeout
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(
+                    f"emulator exited with {self.proc.returncode}: "
+                    f"{self.stderr()}")
+            try:
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.connect(self.sock_path)
+                self.sock = s
+                break
+            except OSError:
+                s.close()
+                if time.monotonic() > deadline:
+                    raise RuntimeError("timed out waiting for the QMP socket")
+                time.sleep(0.01)
+        self.greeting = self._read_message()
+        self.cmd("qmp_capabilities")
+
+    def stderr(self):
+        try:
+            with open(self.stderr_path, "rb") as f:
+                return f.read().decode(errors="replace")
+        except OSError:
+            return ""
+
+    def _read_line(self):
+        deadline = time.monotonic() + self.timeout
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no reply from QMP")
+            r, _, _ = select.select([self.sock], [], [], left)
+            if not r:
+                continue
+            data = self.sock.recv(65536)
+            if not data:
+                raise EOFError("QMP connection closed")
+            self.buf += data
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line
+
+    def _read_message(self):
+        return json.loads(self._read_line())
+
+    def send_raw(self, data):
+        """Sends bytes as they are (for malformed-input tests)."""
+        self.sock.sendall(data)
+
+    def recv(self):
+        """Next non-event message."""
+        while True:
+            msg = self._read_message()
+            if "event" in msg:
+                self.events.append(msg)
+                continue
+            return msg
+
+    def cmd_raw(self, name, args=None, **extra):
+        msg = {"execute": name}
+        if args is not None:
+            msg["arguments"] = args
+        msg.update(extra)
+        self.sock.sendall(json.dumps(msg).encode() + b"\r\n")
+        return self.recv()
+
+    def cmd(self, name, args=None):
+        reply = self.cmd_raw(name, args)
+        if "error" in reply:
+            raise QMPError(reply["error"]["class"], reply["error"]["desc"])
+        return reply["return"]
+
+    def wait_event(self, name, timeout=None):
+        deadline = time.monotonic() + (timeout or self.timeout)
+        while True:
+            for i, ev in enumerate(self.events):
+                if ev["event"] == name:
+                    return self.events.pop(i)
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no {name} event")
+            msg = self._read_message()
+            if "event" in msg:
+                self.events.append(msg)
+
+    def cpu_path(self, index=0):
+        return self.cmd("query-cpus-fast")[index]["qom-path"]
+
+    def qom_get(self, path, prop):
+        return self.cmd("qom-get", {"path": path, "property": prop})
+
+    def cpuid(self, cpu_index=0):
+        """{(leaf, subleaf): (eax, ebx, ecx, edx)} from x-query-cpuid."""
+        table = self.cmd("x-query-cpuid", {"cpu-index": cpu_index})
+        return {(e["leaf"], e["subleaf"]):
+                (e["eax"], e["ebx"], e["ecx"], e["edx"]) for e in table}
+
+    def shutdown(self):
+        if self.proc is None:
+            return
+        try:
+            if self.sock is not None and self.proc.poll() is None:
+                try:
+                    self.cmd_raw("quit")
+                except (OSError, EOFError, TimeoutError, ValueError):
+                    pass
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        finally:
+            if self.sock is not None:
+                self.sock.close()
+            self.stderr_file.close()
+            self.exitcode = self.proc.returncode
+            self.proc = None
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def run(binary, args, timeout=30):
+    """Runs the binary to completion: (exit status, stdout, stderr)."""
+    p = subprocess.run([binary] + list(args), stdin=subprocess.DEVNULL,
+                       capture_output=True, timeout=timeout)
+    return p.returncode, p.stdout.decode(errors="replace"), \
+        p.stderr.decode(errors="replace")
+
+
+def kvm_usable():
+    """True if /dev/kvm can be opened read-write."""
+    try:
+        fd = os.open("/dev/kvm", os.O_RDWR)
+    except OSError:
+        return False
+    os.close(fd)
+    return True
+
+
+# Bits of CPUID 0x40000001.EAX (Linux's kvm_para.h numbering)
+KVM_FEATURES = {
+    0: "kvmclock", 1: "kvm-nopiodelay", 2: "kvm-mmu", 3: "kvmclock2",
+    4: "kvm-asyncpf", 5: "kvm-steal-time", 6: "kvm-pv-eoi",
+    7: "kvm-pv-unhalt", 9: "kvm-pv-tlb-flush", 10: "kvm-asyncpf-vmexit",
+    11: "kvm-pv-ipi", 12: "kvm-poll-control", 13: "kvm-pv-sched-yield",
+    14: "kvm-asyncpf-int", 15: "kvm-msi-ext-dest-id",
+    24: "kvmclock-stable-bit",
+}
+
+
+def kvm_feature_names(eax):
+    return [name for bit, name in sorted(KVM_FEATURES.items())
+            if eax & (1 << bit)]

@@ -1,0 +1,1015 @@
+/*
+ * The object model: types, classes, instances, properties, composition
+ * tree and global properties.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qom/object.h"
+
+struct TypeImpl {
+    const TypeInfo *info;
+    TypeImpl *parent_type;
+    ObjectClass *class;
+    bool class_ready;
+};
+
+static GHashTable *type_table; /* name -> TypeImpl* */
+
+static GHashTable *type_table_get(void)
+{
+    if (!type_table) {
+        type_table = g_hash_table_new(g_str_hash, g_str_equal);
+    }
+    return type_table;
+}
+
+void type_register_static(const TypeInfo *info)
+{
+    TypeImpl *ti = g_new0(TypeImpl, 1);
+
+    g_assert(info->name);
+    g_assert(!g_hash_table_lookup(type_table_get(), info->name));
+    ti->info = info;
+    g_hash_table_insert(type_table_get(), (gpointer)info->name, ti);
+}
+
+static TypeImpl *type_get_by_name(const char *name)
+{
+    return name ? g_hash_table_lookup(type_table_get(), name) : NULL;
+}
+
+static size_t type_class_size(TypeImpl *ti)
+{
+    for (; ti; ti = ti->parent_type) {
+        if (ti->info->class_size) {
+            return ti->info->class_size;
+        }
+    }
+    return sizeof(ObjectClass);
+}
+
+static size_t type_instance_size(TypeImpl *ti)
+{
+    for (; ti; ti = ti->parent_type) {
+        if (ti->info->instance_size) {
+            return ti->info->instance_size;
+        }
+    }
+    return sizeof(Object);
+}
+
+static void type_initialize(TypeImpl *ti)
+{
+    size_t size;
+    TypeImpl *p;
+
+    if (ti->class_ready) {
+        return;
+    }
+    if (ti->info->parent) {
+        ti->parent_type = type_get_by_name(ti->info->parent);
+        g_assert(ti->parent_type);
+        type_initialize(ti->parent_type);
+    }
+    size = type_class_size(ti);
+    ti->class = g_malloc0(size);
+    if (ti->parent_type) {
+        size_t psize = type_class_size(ti->parent_type);
+        g_assert(psize <= size);
+        memcpy(ti->class, ti->parent_type->class, psize);
+    }
+    ti->class->type = ti;
+    ti->class->properties = g_hash_table_new(g_str_hash, g_str_equal);
+    ti->class->property_order = g_ptr_array_new();
+    ti->class_ready = true;
+    for (p = ti->parent_type; p; p = p->parent_type) {
+        if (p->info->class_base_init) {
+            p->info->class_base_init(ti->class, ti->info->class_data);
+        }
+    }
+    if (ti->info->class_init) {
+        ti->info->class_init(ti->class, ti->info->class_data);
+    }
+}
+
+ObjectClass *object_class_by_name(const char *name)
+{
+    TypeImpl *ti = type_get_by_name(name);
+
+    if (!ti) {
+        return NULL;
+    }
+    type_initialize(ti);
+    return ti->class;
+}
+
+ObjectClass *object_class_get_parent(ObjectClass *oc)
+{
+    return oc->type->parent_type ? oc->type->parent_type->class : NULL;
+}
+
+const char *object_class_get_name(ObjectClass *oc)
+{
+    return oc->type->info->name;
+}
+
+bool object_class_is_abstract(ObjectClass *oc)
+{
+    return oc->type->info->abstract;
+}
+
+ObjectClass *object_class_dynamic_cast(ObjectClass *oc, const char *typename)
+{
+    TypeImpl *ti;
+
+    if (!oc) {
+        return NULL;
+    }
+    for (ti = oc->type; ti; ti = ti->parent_type) {
+        if (!strcmp(ti->info->name, typename)) {
+            return oc;
+        }
+    }
+    return NULL;
+}
+
+GSList *object_class_get_list(const char *implements, bool include_abstract)
+{
+    GHashTableIter it;
+    gpointer key, value;
+    GSList *list = NULL;
+
+    g_hash_table_iter_init(&it, type_table_get());
+    while (g_hash_table_iter_next(&it, &key, &value)) {
+        TypeImpl *ti = value;
+        type_initialize(ti);
+        if (!include_abstract && ti->info->abstract) {
+            continue;
+        }
+        if (implements && !object_class_dynamic_cast(ti->class, implements)) {
+            continue;
+        }
+        list = g_slist_prepend(list, ti->class);
+    }
+    return list;
+}
+
+static gint class_cmp_name(gconstpointer a, gconstpointer b)
+{
+    return strcmp(object_class_get_name((ObjectClass *)a),
+                  object_class_get_name((ObjectClass *)b));
+}
+
+GSList *object_class_get_list_sorted(const char *implements,
+                                     bool include_abstract)
+{
+    return g_slist_sort(object_class_get_list(implements, include_abstract),
+                        class_cmp_name);
+}
+
+/* Properties ------------------------------------------------------------ */
+
+static void class_property_insert(ObjectClass *oc, ObjectProperty *prop)
+{
+    g_assert(!g_hash_table_lookup(oc->properties, prop->name));
+    g_hash_table_insert(oc->properties, prop->name, prop);
+    g_ptr_array_add(oc->property_order, prop);
+}
+
+ObjectProperty *object_class_property_add(ObjectClass *oc, const char *name,
+                                          const char *type,
+                                          ObjectPropertyGet *get,
+                                          ObjectPropertySet *set,
+                                          const char *description)
+{
+    ObjectProperty *prop = g_new0(ObjectProperty, 1);
+
+    prop->name = g_strdup(name);
+    prop->type = g_strdup(type);
+    prop->description = g_strdup(description);
+    prop->kind = PROP_KIND_OTHER;
+    prop->get = get;
+    prop->set = set;
+    class_property_insert(oc, prop);
+    return prop;
+}
+
+static const char *prop_kind_type_name(PropKind kind)
+{
+    static const char *const names[] = {
+        [PROP_KIND_BOOL] = "bool",       [PROP_KIND_UINT8] = "uint8",
+        [PROP_KIND_UINT16] = "uint16",   [PROP_KIND_UINT32] = "uint32",
+        [PROP_KIND_UINT64] = "uint64",   [PROP_KIND_INT32] = "int32",
+        [PROP_KIND_INT64] = "int64",     [PROP_KIND_STRING] = "str",
+        [PROP_KIND_ONOFFAUTO] = "OnOffAuto",
+    };
+    return kind < PROP_KIND_OTHER ? names[kind] : "unknown";
+}
+
+static PropKind prop_kind_from_type(const char *type)
+{
+    PropKind k;
+
+    for (k = 0; k < PROP_KIND_OTHER; k++) {
+        if (!strcmp(type, prop_kind_type_name(k))) {
+            return k;
+        }
+    }
+    if (!strcmp(type, "string")) {
+        return PROP_KIND_STRING;
+    }
+    if (!strcmp(type, "int")) {
+        return PROP_KIND_INT64;
+    }
+    return PROP_KIND_OTHER;
+}
+
+static const char *const on_off_auto_names[] = { "auto", "on", "off" };
+
+static JsonNode *field_get(Object *obj, ObjectProperty *prop, Error **errp)
+{
+    void *p = (char *)obj + prop->offset;
+    JsonNode *n = json_node_alloc();
+
+    switch (prop->kind) {
+    case PROP_KIND_BOOL:
+        return json_node_init_boolean(n, *(bool *)p);
+    case PROP_KIND_UINT8:
+        return json_node_init_int(n, *(uint8_t *)p);
+    case PROP_KIND_UINT16:
+        return json_node_init_int(n, *(uint16_t *)p);
+    case PROP_KIND_UINT32:
+        return json_node_init_int(n, *(uint32_t *)p);
+    case PROP_KIND_UINT64:
+        /* json-glib holds gint64; QMP readers see the same bits */
+        return json_node_init_int(n, (gint64)*(uint64_t *)p);
+    case PROP_KIND_INT32:
+        return json_node_init_int(n, *(int32_t *)p);
+    case PROP_KIND_INT64:
+        return json_node_init_int(n, *(int64_t *)p);
+    case PROP_KIND_STRING:
+        return *(char **)p ? json_node_init_string(n, *(char **)p)
+                           : json_node_init_string(n, "");
+    case PROP_KIND_ONOFFAUTO:
+        return json_node_init_string(n, on_off_auto_names[*(int *)p]);
+    default:
+        json_node_unref(n);
+        error_setg(errp, "Property '%s' cannot be read", prop->name);
+        return NULL;
+    }
+}
+
+static bool json_get_int_checked(ObjectProperty *prop, JsonNode *v,
+                                 int64_t min, uint64_t max, uint64_t *out,
+                                 Error **errp)
+{
+    int64_t i;
+
+    if (!JSON_NODE_HOLDS_VALUE(v) || json_node_get_value_type(v) != G_TYPE_INT64) {
+        error_setg(errp, "Invalid parameter type for '%s', expected: %s",
+                   prop->name, "integer");
+        return false;
+    }
+    i = json_node_get_int(v);
+    if (min == 0 && max == UINT64_MAX) {
+        *out = (uint64_t)i;
+        return true;
+    }
+    if (i < min || (i >= 0 && (uint64_t)i > max)) {
+        error_setg(errp, "Parameter '%s' expects %s", prop->name,
+                   prop_kind_type_name(prop->kind));
+        return false;
+    }
+    *out = (uint64_t)i;
+    return true;
+}
+
+static bool field_set(Object *obj, ObjectProperty *prop, JsonNode *v,
+                      Error **errp)
+{
+    void *p = (char *)obj + prop->offset;
+    uint64_t u;
+    int i;
+
+    switch (prop->kind) {
+    case PROP_KIND_BOOL:
+        if (!JSON_NODE_HOLDS_VALUE(v) ||
+            json_node_get_value_type(v) != G_TYPE_BOOLEAN) {
+            error_setg(errp, "Invalid parameter type for '%s', expected: %s",
+                       prop->name, "boolean");
+            return false;
+        }
+        *(bool *)p = json_node_get_boolean(v);
+        return true;
+    case PROP_KIND_UINT8:
+        if (!json_get_int_checked(prop, v, 0, UINT8_MAX, &u, errp)) {
+            return false;
+        }
+        *(uint8_t *)p = u;
+        return true;
+    case PROP_KIND_UINT16:
+        if (!json_get_int_checked(prop, v, 0, UINT16_MAX, &u, errp)) {
+            return false;
+        }
+        *(uint16_t *)p = u;
+        return true;
+    case PROP_KIND_UINT32:
+        if (!json_get_int_checked(prop, v, 0, UINT32_MAX, &u, errp)) {
+            return false;
+        }
+        *(uint32_t *)p = u;
+        return true;
+    case PROP_KIND_UINT64:
+        if (!json_get_int_checked(prop, v, 0, UINT64_MAX, &u, errp)) {
+            return false;
+        }
+        *(uint64_t *)p = u;
+        return true;
+    case PROP_KIND_INT32:
+        if (!json_get_int_checked(prop, v, INT32_MIN, INT32_MAX, &u, errp)) {
+            return false;
+        }
+        *(int32_t *)p = (int32_t)u;
+        return true;
+    case PROP_KIND_INT64:
+        if (!json_get_int_checked(prop, v, INT64_MIN, INT64_MAX, &u, errp)) {
+            return false;
+        }
+        *(int64_t *)p = (int64_t)u;
+        return true;
+    case PROP_KIND_STRING:
+        if (!JSON_NODE_HOLDS_VALUE(v) ||
+            json_node_get_value_type(v) != G_TYPE_STRING) {
+            error_setg(errp, "Invalid parameter type for '%s', expected: %s",
+                       prop->name, "string");
+            return false;
+        }
+        g_free(*(char **)p);
+        *(char **)p = g_strdup(json_node_get_string(v));
+        return true;
+    case PROP_KIND_ONOFFAUTO:
+        if (JSON_NODE_HOLDS_VALUE(v) &&
+            json_node_get_value_type(v) == G_TYPE_STRING) {
+            for (i = 0; i < 3; i++) {
+                if (!strcmp(json_node_get_string(v), on_off_auto_names[i])) {
+                    *(int *)p = i;
+                    return true;
+                }
+            }
+            error_setg(errp, "Parameter '%s' does not accept value '%s'",
+                       prop->name, json_node_get_string(v));
+            return false;
+        }
+        error_setg(errp, "Invalid parameter type for '%s', expected: %s",
+                   prop->name, "string");
+        return false;
+    default:
+        error_setg(errp, "Property '%s' cannot be written", prop->name);
+        return false;
+    }
+}
+
+ObjectProperty *object_class_property_add_field(ObjectClass *oc,
+                                                const char *name,
+                                                PropKind kind, size_t offset,
+                                                const char *defval,
+                                                const char *description)
+{
+    ObjectProperty *prop;
+
+    prop = object_class_property_add(oc, name, prop_kind_type_name(kind),
+                                     field_get, field_set, description);
+    prop->kind = kind;
+    prop->offset = offset;
+    prop->defval = g_strdup(defval);
+    return prop;
+}
+
+ObjectProperty *object_class_property_add_alias(ObjectClass *oc,
+                                                const char *name,
+                                                ObjectProperty *target)
+{
+    ObjectProperty *prop = g_new0(ObjectProperty, 1);
+
+    *prop = *target;
+    prop->name = g_strdup(name);
+    prop->defval = NULL; /* the target's default is applied once */
+    class_property_insert(oc, prop);
+    return prop;
+}
+
+ObjectProperty *object_class_property_find(ObjectClass *oc, const char *name)
+{
+    for (; oc; oc = object_class_get_parent(oc)) {
+        ObjectProperty *prop = g_hash_table_lookup(oc->properties, name);
+        if (prop) {
+            return prop;
+        }
+    }
+    return NULL;
+}
+
+static void class_property_list_rec(ObjectClass *oc, GPtrArray *out)
+{
+    ObjectClass *parent = object_class_get_parent(oc);
+    guint i;
+
+    if (parent) {
+        class_property_list_rec(parent, out);
+    }
+    for (i = 0; i < oc->property_order->len; i++) {
+        g_ptr_array_add(out, g_ptr_array_index(oc->property_order, i));
+    }
+}
+
+GPtrArray *object_class_property_list(ObjectClass *oc)
+{
+    GPtrArray *out = g_ptr_array_new();
+
+    class_property_list_rec(oc, out);
+    return out;
+}
+
+ObjectProperty *object_property_find(Object *obj, const char *name)
+{
+    guint i;
+
+    for (i = 0; obj->dynamic_props && i < obj->dynamic_props->len; i++) {
+        ObjectProperty *prop = g_ptr_array_index(obj->dynamic_props, i);
+        if (!strcmp(prop->name, name)) {
+            return prop;
+        }
+    }
+    return object_class_property_find(obj->klass, name);
+}
+
+GPtrArray *object_property_list(Object *obj)
+{
+    GPtrArray *out = object_class_property_list(obj->klass);
+    guint i;
+
+    for (i = 0; obj->dynamic_props && i < obj->dynamic_props->len; i++) {
+        g_ptr_array_add(out, g_ptr_array_index(obj->dynamic_props, i));
+    }
+    return out;
+}
+
+ObjectProperty *object_property_add(Object *obj, const char *name,
+                                    const char *type, ObjectPropertyGet *get,
+                                    ObjectPropertySet *set)
+{
+    ObjectProperty *prop = g_new0(ObjectProperty, 1);
+
+    prop->name = g_strdup(name);
+    prop->type = g_strdup(type);
+    prop->kind = PROP_KIND_OTHER;
+    prop->get = get;
+    prop->set = set;
+    if (!obj->dynamic_props) {
+        obj->dynamic_props = g_ptr_array_new();
+    }
+    g_ptr_array_add(obj->dynamic_props, prop);
+    return prop;
+}
+
+static void property_free(ObjectProperty *prop)
+{
+    g_free(prop->name);
+    g_free(prop->type);
+    g_free(prop->description);
+    g_free(prop->defval);
+    g_free(prop);
+}
+
+JsonNode *object_property_get(Object *obj, const char *name, Error **errp)
+{
+    ObjectProperty *prop = object_property_find(obj, name);
+
+    if (!prop) {
+        error_setg(errp, "Property '%s.%s' not found",
+                   object_get_typename(obj), name);
+        return NULL;
+    }
+    if (!prop->get) {
+        error_setg(errp, "Property '%s.%s' is not readable",
+                   object_get_typename(obj), name);
+        return NULL;
+    }
+    return prop->get(obj, prop, errp);
+}
+
+bool object_property_set(Object *obj, const char *name, JsonNode *value,
+                         Error **errp)
+{
+    ObjectProperty *prop = object_property_find(obj, name);
+
+    if (!prop) {
+        error_setg(errp, "Property '%s.%s' not found",
+                   object_get_typename(obj), name);
+        return false;
+    }
+    if (!prop->set) {
+        error_setg(errp, "Property '%s.%s' is not writable",
+                   object_get_typename(obj), name);
+        return false;
+    }
+    if (!prop->set(obj, prop, value, errp)) {
+        return false;
+    }
+    g_hash_table_add(obj->user_set, prop->name);
+    return true;
+}
+
+bool object_property_is_user_set(Object *obj, const char *name)
+{
+    ObjectProperty *prop = object_property_find(obj, name);
+
+    return prop && g_hash_table_contains(obj->user_set, prop->name);
+}
+
+static bool parse_bool_str(const char *str, bool *out)
+{
+    static const char *const yes[] = { "on", "yes", "true", "y", NULL };
+    static const char *const no[] = { "off", "no", "false", "n", NULL };
+    int i;
+
+    for (i = 0; yes[i]; i++) {
+        if (!strcmp(str, yes[i])) {
+            *out = true;
+            return true;
+        }
+    }
+    for (i = 0; no[i]; i++) {
+        if (!strcmp(str, no[i])) {
+            *out = false;
+            return true;
+        }
+    }
+    return false;
+}
+
+JsonNode *object_property_parse_str(ObjectProperty *prop, const char *str,
+                                    Error **errp)
+{
+    PropKind kind = prop->kind != PROP_KIND_OTHER
+                        ? prop->kind
+                        : prop_kind_from_type(prop->type);
+    JsonNode *n;
+    char *end;
+    bool b;
+
+    switch (kind) {
+    case PROP_KIND_BOOL:
+        if (!parse_bool_str(str, &b)) {
+            error_setg(errp, "Parameter '%s' expects 'on' or 'off'",
+                       prop->name);
+            return NULL;
+        }
+        return json_node_init_boolean(json_node_alloc(), b);
+    case PROP_KIND_UINT8:
+    case PROP_KIND_UINT16:
+    case PROP_KIND_UINT32:
+    case PROP_KIND_UINT64: {
+        unsigned long long v;
+        uint64_t max = kind == PROP_KIND_UINT8    ? UINT8_MAX
+                       : kind == PROP_KIND_UINT16 ? UINT16_MAX
+                       : kind == PROP_KIND_UINT32 ? UINT32_MAX
+                                                  : UINT64_MAX;
+        errno = 0;
+        v = strtoull(str, &end, 0);
+        if (!*str || *end || errno || str[0] == '-' || v > max) {
+            /* QEMU's string visitor parses every unsigned as uint64 */
+            error_setg(errp, "Parameter '%s' expects uint64", prop->name);
+            return NULL;
+        }
+        return json_node_init_int(json_node_alloc(), (gint64)v);
+    }
+    case PROP_KIND_INT32:
+    case PROP_KIND_INT64: {
+        long long v;
+        errno = 0;
+        v = strtoll(str, &end, 0);
+        if (!*str || *end || errno ||
+            (kind == PROP_KIND_INT32 && (v < INT32_MIN || v > INT32_MAX))) {
+            error_setg(errp, "Parameter '%s' expects %s", prop->name,
+                       kind == PROP_KIND_INT32 ? "int32" : "int64");
+            return NULL;
+        }
+        return json_node_init_int(json_node_alloc(), v);
+    }
+    case PROP_KIND_STRING:
+    case PROP_KIND_ONOFFAUTO:
+    default:
+        n = json_node_init_string(json_node_alloc(), str);
+        return n;
+    }
+}
+
+bool object_property_parse(Object *obj, const char *name, const char *str,
+                           Error **errp)
+{
+    ObjectProperty *prop = object_property_find(obj, name);
+    JsonNode *n;
+    bool ok;
+
+    if (!prop) {
+        error_setg(errp, "Property '%s.%s' not found",
+                   object_get_typename(obj), name);
+        return false;
+    }
+    n = object_property_parse_str(prop, str, errp);
+    if (!n) {
+        return false;
+    }
+    ok = object_property_set(obj, name, n, errp);
+    json_node_unref(n);
+    return ok;
+}
+
+char *object_property_value_to_str(JsonNode *node)
+{
+    if (!node) {
+        return g_strdup("");
+    }
+    if (JSON_NODE_HOLDS_VALUE(node)) {
+        switch (json_node_get_value_type(node)) {
+        case G_TYPE_BOOLEAN:
+            return g_strdup(json_node_get_boolean(node) ? "true" : "false");
+        case G_TYPE_INT64:
+            return g_strdup_printf("%" G_GINT64_FORMAT, json_node_get_int(node));
+        case G_TYPE_STRING:
+            return g_strdup(json_node_get_string(node));
+        default:
+            break;
+        }
+    }
+    return json_to_string(node, FALSE);
+}
+
+bool object_property_get_bool(Object *obj, const char *name, Error **errp)
+{
+    JsonNode *n = object_property_get(obj, name, errp);
+    bool v = false;
+
+    if (!n) {
+        return false;
+    }
+    if (JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_BOOLEAN) {
+        v = json_node_get_boolean(n);
+    } else {
+        error_setg(errp, "Property '%s' is not a boolean", name);
+    }
+    json_node_unref(n);
+    return v;
+}
+
+bool object_property_set_bool(Object *obj, const char *name, bool value,
+                              Error **errp)
+{
+    JsonNode *n = json_node_init_boolean(json_node_alloc(), value);
+    bool ok = object_property_set(obj, name, n, errp);
+
+    json_node_unref(n);
+    return ok;
+}
+
+int64_t object_property_get_int(Object *obj, const char *name, Error **errp)
+{
+    JsonNode *n = object_property_get(obj, name, errp);
+    int64_t v = -1;
+
+    if (!n) {
+        return -1;
+    }
+    if (JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_INT64) {
+        v = json_node_get_int(n);
+    } else {
+        error_setg(errp, "Property '%s' is not an integer", name);
+    }
+    json_node_unref(n);
+    return v;
+}
+
+bool object_property_set_int(Object *obj, const char *name, int64_t value,
+                             Error **errp)
+{
+    JsonNode *n = json_node_init_int(json_node_alloc(), value);
+    bool ok = object_property_set(obj, name, n, errp);
+
+    json_node_unref(n);
+    return ok;
+}
+
+char *object_property_get_str(Object *obj, const char *name, Error **errp)
+{
+    JsonNode *n = object_property_get(obj, name, errp);
+    char *v = NULL;
+
+    if (!n) {
+        return NULL;
+    }
+    if (JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING) {
+        v = g_strdup(json_node_get_string(n));
+    } else {
+        error_setg(errp, "Property '%s' is not a string", name);
+    }
+    json_node_unref(n);
+    return v;
+}
+
+bool object_property_set_str(Object *obj, const char *name, const char *value,
+                             Error **errp)
+{
+    JsonNode *n = json_node_init_string(json_node_alloc(), value);
+    bool ok = object_property_set(obj, name, n, errp);
+
+    json_node_unref(n);
+    return ok;
+}
+
+/* Instances --------------------------------------------------------------- */
+
+static void object_apply_defaults(Object *obj, ObjectClass *oc)
+{
+    ObjectClass *parent = object_class_get_parent(oc);
+    guint i;
+
+    if (parent) {
+        object_apply_defaults(obj, parent);
+    }
+    for (i = 0; i < oc->property_order->len; i++) {
+        ObjectProperty *prop = g_ptr_array_index(oc->property_order, i);
+        JsonNode *n;
+
+        if (!prop->defval) {
+            continue;
+        }
+        n = object_property_parse_str(prop, prop->defval, NULL);
+        g_assert(n);
+        g_assert(prop->set(obj, prop, n, NULL));
+        json_node_unref(n);
+    }
+}
+
+static void object_init_rec(Object *obj, TypeImpl *ti)
+{
+    if (ti->parent_type) {
+        object_init_rec(obj, ti->parent_type);
+    }
+    if (ti->info->instance_init) {
+        ti->info->instance_init(obj);
+    }
+}
+
+Object *object_new_with_class(ObjectClass *oc)
+{
+    TypeImpl *ti = oc->type, *p;
+    Object *obj;
+
+    g_assert(!ti->info->abstract);
+    obj = g_malloc0(type_instance_size(ti));
+    obj->klass = oc;
+    obj->ref = 1;
+    obj->children = g_ptr_array_new();
+    obj->user_set = g_hash_table_new(g_str_hash, g_str_equal);
+    object_apply_defaults(obj, oc);
+    object_init_rec(obj, ti);
+    for (p = ti; p; p = p->parent_type) {
+        if (p->info->instance_post_init) {
+            p->info->instance_post_init(obj);
+        }
+    }
+    /* Only writes after creation count as "set by the user". */
+    g_hash_table_remove_all(obj->user_set);
+    return obj;
+}
+
+Object *object_new(const char *typename)
+{
+    ObjectClass *oc = object_class_by_name(typename);
+
+    g_assert(oc);
+    return object_new_with_class(oc);
+}
+
+Object *object_ref(Object *obj)
+{
+    obj->ref++;
+    return obj;
+}
+
+void object_unref(Object *obj)
+{
+    TypeImpl *ti;
+    guint i;
+
+    if (!obj || --obj->ref > 0) {
+        return;
+    }
+    while (obj->children->len) {
+        object_unparent(g_ptr_array_index(obj->children, 0));
+    }
+    for (ti = obj->klass->type; ti; ti = ti->parent_type) {
+        if (ti->info->instance_finalize) {
+            ti->info->instance_finalize(obj);
+        }
+    }
+    /* string fields own their memory */
+    {
+        GPtrArray *props = object_class_property_list(obj->klass);
+        for (i = 0; i < props->len; i++) {
+            ObjectProperty *prop = g_ptr_array_index(props, i);
+            /* Field strings belong to the object model, not finalizers */
+            if (prop->kind == PROP_KIND_STRING && prop->get == field_get) {
+                char **p = (char **)((char *)obj + prop->offset);
+                g_free(*p);
+                *p = NULL;
+            }
+        }
+        g_ptr_array_free(props, TRUE);
+    }
+    for (i = 0; obj->dynamic_props && i < obj->dynamic_props->len; i++) {
+        property_free(g_ptr_array_index(obj->dynamic_props, i));
+    }
+    if (obj->dynamic_props) {
+        g_ptr_array_free(obj->dynamic_props, TRUE);
+    }
+    g_ptr_array_free(obj->children, TRUE);
+    g_hash_table_destroy(obj->user_set);
+    g_free(obj->name);
+    g_free(obj);
+}
+
+const char *object_get_typename(const Object *obj)
+{
+    return obj->klass->type->info->name;
+}
+
+Object *object_dynamic_cast(Object *obj, const char *typename)
+{
+    return obj && object_class_dynamic_cast(obj->klass, typename) ? obj : NULL;
+}
+
+/* Composition tree -------------------------------------------------------- */
+
+static const TypeInfo object_info = {
+    .name = TYPE_OBJECT,
+    .instance_size = sizeof(Object),
+    .class_size = sizeof(ObjectClass),
+    .abstract = true,
+};
+
+static JsonNode *object_type_get(Object *obj, ObjectProperty *prop,
+                                 Error **errp)
+{
+    return json_node_init_string(json_node_alloc(), object_get_typename(obj));
+}
+
+static void object_class_init(ObjectClass *oc, void *data)
+{
+    object_class_property_add(oc, "type", "string", object_type_get, NULL,
+                              NULL);
+}
+
+static const TypeInfo container_info = {
+    .name = TYPE_CONTAINER,
+    .parent = TYPE_OBJECT,
+    .instance_size = sizeof(Object),
+};
+
+static void object_register_types(void)
+{
+    static TypeInfo obj_info;
+
+    obj_info = object_info;
+    obj_info.class_init = object_class_init;
+    type_register_static(&obj_info);
+    type_register_static(&container_info);
+}
+type_init(object_register_types)
+
+static Object *root;
+
+Object *object_get_root(void)
+{
+    if (!root) {
+        root = object_new(TYPE_CONTAINER);
+    }
+    return root;
+}
+
+Object *object_get_container(const char *name)
+{
+    Object *c = object_resolve_path_component(object_get_root(), name);
+
+    if (!c) {
+        c = object_new(TYPE_CONTAINER);
+        object_property_add_child(object_get_root(), name, c);
+        object_unref(c);
+    }
+    return c;
+}
+
+void object_property_add_child(Object *parent, const char *name, Object *child)
+{
+    g_assert(!child->parent);
+    g_assert(!object_resolve_path_component(parent, name));
+    child->parent = parent;
+    child->name = g_strdup(name);
+    object_ref(child);
+    g_ptr_array_add(parent->children, child);
+}
+
+void object_unparent(Object *obj)
+{
+    Object *parent = obj->parent;
+
+    if (!parent) {
+        return;
+    }
+    g_ptr_array_remove(parent->children, obj);
+    obj->parent = NULL;
+    object_unref(obj);
+}
+
+Object *object_resolve_path_component(Object *parent, const char *name)
+{
+    guint i;
+
+    for (i = 0; i < parent->children->len; i++) {
+        Object *c = g_ptr_array_index(parent->children, i);
+        if (!strcmp(c->name, name)) {
+            return c;
+        }
+    }
+    return NULL;
+}
+
+Object *object_resolve_path(const char *path)
+{
+    Object *obj = object_get_root();
+    char **parts;
+    int i;
+
+    if (!path || path[0] != '/') {
+        return NULL;
+    }
+    parts = g_strsplit(path + 1, "/", -1);
+    for (i = 0; parts[i] && obj; i++) {
+        if (!parts[i][0]) {
+            continue;
+        }
+        obj = object_resolve_path_component(obj, parts[i]);
+    }
+    g_strfreev(parts);
+    return obj;
+}
+
+char *object_get_canonical_path(Object *obj)
+{
+    GString *s = g_string_new(NULL);
+    GSList *names = NULL, *l;
+
+    for (; obj && obj->parent; obj = obj->parent) {
+        names = g_slist_prepend(names, obj->name);
+    }
+    if (!names) {
+        g_string_append_c(s, '/');
+    }
+    for (l = names; l; l = l->next) {
+        g_string_append_printf(s, "/%s", (char *)l->data);
+    }
+    g_slist_free(names);
+    return g_string_free(s, FALSE);
+}
+
+/* Global properties ------------------------------------------------------- */
+
+bool object_apply_global_props(Object *obj, const GPtrArray *props,
+                               Error **errp)
+{
+    guint i;
+
+    for (i = 0; props && i < props->len; i++) {
+        GlobalProperty *p = g_ptr_array_index(props, i);
+        Error *err = NULL;
+
+        if (!object_dynamic_cast(obj, p->driver)) {
+            continue;
+        }
+        if (p->optional && !object_property_find(obj, p->property)) {
+            continue;
+        }
+        if (!object_property_parse(obj, p->property, p->value, &err)) {
+            error_propagate(errp, err);
+            error_prepend(errp, "can't apply global %s.%s=%s: ", p->driver,
+                          p->property, p->value);
+            return false;
+        }
+    }
+    return true;
+}

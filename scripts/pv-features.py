@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""The main job: which KVM PV features a vCPU gets on each machine type.
+
+Starts the real binary under -accel kvm for each machine type, reads CPUID
+0x40000001.EAX through QMP (x-query-cpuid) and the feature properties
+through qom-get, and prints a table.  Usage:
+    scripts/pv-features.py [--binary build/qemu-system-x86_64]
+                           [--machine M ...] [--cpu C]
+"""
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
+from qmp_machine import Machine, kvm_feature_names, kvm_usable  # noqa: E402
+
+PV = ["kvm-pv-unhalt", "kvm-pv-eoi", "kvm-pv-ipi", "kvm-pv-tlb-flush",
+      "kvm-steal-time", "kvmclock"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--binary", default=os.path.join(
+        os.path.dirname(__file__), "..", "build", "qemu-system-x86_64"))
+    ap.add_argument("--machine", action="append")
+    ap.add_argument("--cpu", default="qemu64")
+    args = ap.parse_args()
+    machines = args.machine or ["pc-q35-8.0", "pc-q35-7.2"]
+    if not kvm_usable():
+        print("/dev/kvm is not usable here: cannot start a KVM guest",
+              file=sys.stderr)
+        return 77
+
+    print(f"KVM PV features a vCPU gets (-cpu {args.cpu}, -accel kvm), "
+          "read through QMP from CPUID 0x40000001.EAX\n")
+    width = max(len(m) for m in machines) + 2
+    print("machine".ljust(width) + "EAX         " +
+          " ".join(f"{p:>16}" for p in PV))
+    for m in machines:
+        with Machine(args.binary, ["-machine", m, "-accel", "kvm", "-S",
+                                   "-cpu", args.cpu]) as vm:
+            eax = vm.cpuid()[(0x40000001, 0)][0]
+            path = vm.cpu_path()
+            cells = []
+            for p in PV:
+                on = vm.qom_get(path, p)
+                in_cpuid = p in kvm_feature_names(eax) or \
+                    (p == "kvmclock" and eax & 1)
+                assert on == bool(in_cpuid), (m, p, on, hex(eax))
+                cells.append(f"{'on' if on else 'off':>16}")
+            print(m.ljust(width) + f"0x{eax:08x}  " + " ".join(cells))
+    print("\npc-q35-8.0 turns kvm-pv-unhalt (PV spinlocks) on by default;"
+          " pc-q35-7.2 keeps QEMU 7.2's guest ABI.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

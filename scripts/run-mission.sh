@@ -1,0 +1,9 @@
+#!/bin/sh
+# The main job: build, then show which KVM PV features a vCPU gets on
+# pc-q35-8.0 and pc-q35-7.2 (read through QMP from the real binary).
+set -e
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+[ -f build/build.ninja ] || ./configure >/dev/null
+ninja -C build >/dev/null
+exec python3 scripts/pv-features.py "$@"

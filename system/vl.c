@@ -1,0 +1,665 @@
+/*
+ * Start-up: the command line (QEMU's syntax, design §3) and the explicit
+ * phases that build a machine from it:
+ *   parse -> help/version -> chardevs and monitors -> machine object ->
+ *   accelerator -> CPU options -> board init (vCPUs) -> run state -> loop.
+ * Errors are one QEMU-style line and exit status 1; exit() happens only
+ * here, on the start-up path.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "chardev/char.h"
+#include "hw/boards.h"
+#include "monitor/qmp.h"
+#include "qemu/option.h"
+#include "sysemu/kvm.h"
+#include "sysemu/runstate.h"
+#include "sysemu/sysemu.h"
+#include "target/i386/cpu.h"
+
+char *qemu_name;
+char *qemu_uuid;
+
+typedef struct StartupConfig {
+    const char *machine_opts;
+    GPtrArray *accels;          /* char*: "kvm", "qtest", "tcg" in order */
+    const char *cpu_option;
+    const char *smp_option;
+    const char *mem_option;
+    GPtrArray *globals;         /* GlobalProperty* */
+    bool start_paused;
+    const char *kernel, *initrd, *append;
+} StartupConfig;
+
+static StartupConfig config;
+
+/* An option that exits after printing, like "-machine help" */
+static bool is_help_option(const char *arg)
+{
+    return !strcmp(arg, "help") || !strcmp(arg, "?");
+}
+
+static void version(void)
+{
+    printf("QEMU emulator version " QEMU_VERSION " (qemu-kvm-pv)\n"
+           "Copyright (c) the qemu-kvm-pv developers\n");
+}
+
+static void help(void)
+{
+    version();
+    printf("usage: qemu-system-x86_64 [options]\n\n"
+           "Standard options:\n"
+           "-h or -help     display this help and exit\n"
+           "-version        display version information and exit\n"
+           "-machine [type=]name[,prop[=value][,...]]\n"
+           "                selects emulated machine ('-machine help' for list)\n"
+           "                kernel-irqchip=on|off|split controls the irqchip\n"
+           "-M              same as -machine\n"
+           "-accel [accel=]accelerator[,prop[=value][,...]]\n"
+           "                select accelerator (kvm or qtest; '-accel help')\n"
+           "-cpu cpu        select CPU ('-cpu help' for list)\n"
+           "-smp [[cpus=]n][,maxcpus=maxcpus][,sockets=sockets][,dies=dies]\n"
+           "               [,cores=cores][,threads=threads]\n"
+           "-m [size=]megs  configure guest RAM size (suffixes k, M, G, T)\n"
+           "-global driver.property=value\n"
+           "                set a default value of a driver's property\n"
+           "-name string1[,debug-threads=on|off]\n"
+           "-uuid %%08x-%%04x-%%04x-%%04x-%%012x\n"
+           "-S              freeze CPU at startup (use 'c' to start execution)\n"
+           "-kernel bzImage use 'bzImage' as kernel image\n"
+           "-append cmdline use 'cmdline' as kernel command line\n"
+           "-initrd file    use 'file' as initial ram disk\n"
+           "-chardev socket,id=id,path=path[,server=on|off][,wait=on|off]\n"
+           "-chardev stdio|null|file,id=id[,path=path]\n"
+           "-mon [chardev=]name[,mode=control]\n"
+           "-qmp dev        like -mon but opens in 'control' mode\n"
+           "-display none   no display\n"
+           "-nographic      disable graphical output\n"
+           "-nodefaults     don't create default devices\n"
+           "-no-user-config do not load default user-provided config files\n"
+           "\nDuring emulation, QMP controls the machine.\n");
+}
+
+static void accel_help(void)
+{
+    printf("Accelerators supported in QEMU binary:\nkvm\nqtest\n");
+}
+
+/* Options ----------------------------------------------------------------- */
+
+typedef enum OptKind { OPT_FLAG, OPT_ARG } OptKind;
+
+typedef struct StartupOption {
+    const char *name;
+    OptKind kind;
+    void (*handler)(const char *opt, const char *arg);
+} StartupOption;
+
+static void G_GNUC_NORETURN fatal(const char *opt, const char *fmt, ...)
+    G_GNUC_PRINTF(2, 3);
+
+static void fatal(const char *opt, const char *fmt, ...)
+{
+    va_list ap;
+    char *msg;
+
+    va_start(ap, fmt);
+    msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    if (opt) {
+        error_report("%s: %s", opt, msg);
+    } else {
+        error_report("%s", msg);
+    }
+    g_free(msg);
+    exit(1);
+}
+
+static void opt_machine(const char *opt, const char *arg)
+{
+    config.machine_opts = arg;
+}
+
+static void opt_accel(const char *opt, const char *arg)
+{
+    QemuOpts *opts;
+    const char *name;
+    Error *err = NULL;
+
+    if (is_help_option(arg)) {
+        accel_help();
+        exit(0);
+    }
+    opts = qemu_opts_parse(arg, "accel", &err);
+    if (!opts) {
+        fatal(opt, "%s", error_get_pretty(err));
+    }
+    name = qemu_opt_get(opts, "accel");
+    if (!name) {
+        fatal(opt, "Parameter 'accel' is missing");
+    }
+    g_ptr_array_add(config.accels, g_strdup(name));
+    qemu_opts_free(opts);
+}
+
+static void opt_cpu(const char *opt, const char *arg)
+{
+    config.cpu_option = arg;
+}
+
+static void opt_smp(const char *opt, const char *arg)
+{
+    config.smp_option = arg;
+}
+
+static void opt_m(const char *opt, const char *arg)
+{
+    config.mem_option = arg;
+}
+
+static void opt_global(const char *opt, const char *arg)
+{
+    GlobalProperty *g = g_new0(GlobalProperty, 1);
+    const char *eq = strchr(arg, '=');
+    const char *dot;
+
+    /* "driver.property=value" */
+    if (!eq) {
+        fatal(opt, "Invalid parameter '%s'", arg);
+    }
+    dot = memchr(arg, '.', eq - arg);
+    if (!dot || dot == arg || dot + 1 == eq) {
+        fatal(opt, "Invalid parameter '%.*s'", (int)(eq - arg), arg);
+    }
+    g->driver = g_strndup(arg, dot - arg);
+    g->property = g_strndup(dot + 1, eq - dot - 1);
+    g->value = g_strdup(eq + 1);
+    g_ptr_array_add(config.globals, g);
+}
+
+static void opt_S(const char *opt, const char *arg)
+{
+    config.start_paused = true;
+}
+
+static void opt_chardev(const char *opt, const char *arg)
+{
+    Error *err = NULL;
+
+    if (!qemu_chardev_add(arg, &err)) {
+        fatal(opt, "%s", error_get_pretty(err));
+    }
+}
+
+static void opt_mon(const char *opt, const char *arg)
+{
+    Error *err = NULL;
+
+    if (!qemu_mon_add(arg, &err)) {
+        fatal(opt, "%s", error_get_pretty(err));
+    }
+}
+
+static void opt_qmp(const char *opt, const char *arg)
+{
+    Error *err = NULL;
+
+    if (!qemu_qmp_add(arg, &err)) {
+        fatal(opt, "%s", error_get_pretty(err));
+    }
+}
+
+static void opt_display(const char *opt, const char *arg)
+{
+    if (strcmp(arg, "none") && !g_str_has_prefix(arg, "none,")) {
+        fatal(NULL, "Display '%s' is not available in this build", arg);
+    }
+}
+
+static void opt_name(const char *opt, const char *arg)
+{
+    Error *err = NULL;
+    QemuOpts *opts = qemu_opts_parse(arg, "guest", &err);
+
+    if (!opts) {
+        fatal(opt, "%s", error_get_pretty(err));
+    }
+    g_free(qemu_name);
+    qemu_name = g_strdup(qemu_opt_get(opts, "guest"));
+    qemu_opt_get(opts, "debug-threads");
+    qemu_opt_get(opts, "process");
+    qemu_opts_free(opts);
+}
+
+static void opt_uuid(const char *opt, const char *arg)
+{
+    if (!g_uuid_string_is_valid(arg)) {
+        fatal(opt, "Fail to parse UUID string. Wrong format.");
+    }
+    g_free(qemu_uuid);
+    qemu_uuid = g_strdup(arg);
+}
+
+static void opt_kernel(const char *opt, const char *arg)
+{
+    config.kernel = arg;
+}
+
+static void opt_initrd(const char *opt, const char *arg)
+{
+    config.initrd = arg;
+}
+
+static void opt_append(const char *opt, const char *arg)
+{
+    config.append = arg;
+}
+
+static void opt_msg(const char *opt, const char *arg)
+{
+    Error *err = NULL;
+    QemuOpts *opts = qemu_opts_parse(arg, NULL, &err);
+
+    if (!opts) {
+        fatal(opt, "%s", error_get_pretty(err));
+    }
+    error_set_timestamps(qemu_opt_get_bool(opts, "timestamp", false, NULL));
+    qemu_opts_free(opts);
+}
+
+static void opt_version(const char *opt, const char *arg)
+{
+    version();
+    exit(0);
+}
+
+static void opt_help(const char *opt, const char *arg)
+{
+    help();
+    exit(0);
+}
+
+/* Accepted for compatibility; nothing in this tree depends on them yet */
+static void opt_ignore(const char *opt, const char *arg)
+{
+}
+
+static const StartupOption startup_options[] = {
+    { "machine", OPT_ARG, opt_machine },
+    { "M", OPT_ARG, opt_machine },
+    { "accel", OPT_ARG, opt_accel },
+    { "cpu", OPT_ARG, opt_cpu },
+    { "smp", OPT_ARG, opt_smp },
+    { "m", OPT_ARG, opt_m },
+    { "global", OPT_ARG, opt_global },
+    { "S", OPT_FLAG, opt_S },
+    { "chardev", OPT_ARG, opt_chardev },
+    { "mon", OPT_ARG, opt_mon },
+    { "qmp", OPT_ARG, opt_qmp },
+    { "display", OPT_ARG, opt_display },
+    { "nographic", OPT_FLAG, opt_ignore },
+    { "nodefaults", OPT_FLAG, opt_ignore },
+    { "no-user-config", OPT_FLAG, opt_ignore },
+    { "no-shutdown", OPT_FLAG, opt_ignore },
+    { "no-reboot", OPT_FLAG, opt_ignore },
+    { "audio", OPT_ARG, opt_ignore },
+    { "audiodev", OPT_ARG, opt_ignore },
+    { "name", OPT_ARG, opt_name },
+    { "uuid", OPT_ARG, opt_uuid },
+    { "kernel", OPT_ARG, opt_kernel },
+    { "initrd", OPT_ARG, opt_initrd },
+    { "append", OPT_ARG, opt_append },
+    { "msg", OPT_ARG, opt_msg },
+    { "version", OPT_FLAG, opt_version },
+    { "help", OPT_FLAG, opt_help },
+    { "h", OPT_FLAG, opt_help },
+    { NULL },
+};
+
+static void parse_command_line(int argc, char **argv)
+{
+    int i;
+
+    for (i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const StartupOption *o;
+        const char *name;
+
+        if (arg[0] != '-') {
+            fatal(NULL, "%s: invalid option", arg);
+        }
+        /* QEMU accepts --opt as well as -opt */
+        name = arg + (arg[1] == '-' ? 2 : 1);
+        for (o = startup_options; o->name; o++) {
+            if (!strcmp(o->name, name)) {
+                break;
+            }
+        }
+        if (!o->name) {
+            fatal(NULL, "%s: invalid option", arg);
+        }
+        if (o->kind == OPT_ARG) {
+            if (i + 1 >= argc) {
+                fatal(NULL, "%s: requires an argument", arg);
+            }
+            o->handler(arg, argv[++i]);
+        } else {
+            o->handler(arg, NULL);
+        }
+    }
+}
+
+/* Machine construction ---------------------------------------------------- */
+
+static MachineClass *select_machine(QemuOpts **out_opts)
+{
+    const char *type = NULL;
+    QemuOpts *opts = NULL;
+    MachineClass *mc;
+    Error *err = NULL;
+
+    if (config.machine_opts) {
+        opts = qemu_opts_parse(config.machine_opts, "type", &err);
+        if (!opts) {
+            fatal("-machine", "%s", error_get_pretty(err));
+        }
+        type = qemu_opt_get(opts, "type");
+    }
+    if (type && is_help_option(type)) {
+        machine_help();
+        exit(0);
+    }
+    mc = type ? machine_find_class(type) : machine_get_default_class();
+    if (!mc) {
+        error_report("unsupported machine type");
+        fprintf(stderr, "Use -machine help to list supported machines\n");
+        exit(1);
+    }
+    *out_opts = opts;
+    return mc;
+}
+
+static void machine_set_options(MachineState *ms, QemuOpts *opts)
+{
+    guint i;
+
+    for (i = 0; opts && i < opts->opts->len; i++) {
+        QemuOpt *opt = g_ptr_array_index(opts->opts, i);
+        Error *err = NULL;
+
+        if (!strcmp(opt->name, "type")) {
+            continue;
+        }
+        if (!strcmp(opt->name, "accel")) {
+            char **list = g_strsplit(opt->value, ":", -1);
+            int j;
+            for (j = 0; list[j]; j++) {
+                g_ptr_array_add(config.accels, g_strdup(list[j]));
+            }
+            g_strfreev(list);
+            continue;
+        }
+        if (!object_property_parse(OBJECT(ms), opt->name, opt->value, &err)) {
+            error_report_err(err);
+            exit(1);
+        }
+    }
+}
+
+static void parse_memory(MachineState *ms)
+{
+    const char *s = config.mem_option;
+    uint64_t size;
+
+    ms->ram_size = 128 * 1024 * 1024;
+    if (!s) {
+        return;
+    }
+    if (g_str_has_prefix(s, "size=")) {
+        s += 5;
+    }
+    if (!qemu_strtosz(s, 1024 * 1024, &size)) {
+        error_report("-m %s: Parameter 'size' expects a non-negative number "
+                     "below 2^64", config.mem_option);
+        fprintf(stderr, "Optional suffix k, M, G, T, P or E means kilo-, "
+                        "mega-, giga-, tera-, peta-\n"
+                        "and exabytes, respectively.\n");
+        exit(1);
+    }
+    if (size) {
+        ms->ram_size = size;
+    }
+}
+
+static unsigned smp_get(QemuOpts *opts, const char *name)
+{
+    const char *v = qemu_opt_get(opts, name);
+    char *end;
+    unsigned long n;
+
+    if (!v) {
+        return 0;
+    }
+    errno = 0;
+    n = strtoul(v, &end, 10);
+    if (!*v || *end || errno || v[0] == '-' || n > 0x7fffffff) {
+        fatal(NULL, "Parameter 'smp.%s' expects integer", name);
+    }
+    if (n == 0) {
+        warn_report("Deprecated CPU topology (considered invalid): CPU "
+                    "topology parameters must be greater than zero");
+    }
+    return n;
+}
+
+static void parse_smp(MachineState *ms, MachineClass *mc)
+{
+    SMPConfiguration *s = &ms->smp;
+    QemuOpts *opts = NULL;
+    Error *err = NULL;
+    unsigned product;
+
+    if (config.smp_option) {
+        opts = qemu_opts_parse(config.smp_option, "cpus", &err);
+        if (!opts) {
+            fatal("-smp", "%s", error_get_pretty(err));
+        }
+        s->cpus = smp_get(opts, "cpus");
+        s->sockets = smp_get(opts, "sockets");
+        s->dies = smp_get(opts, "dies");
+        s->cores = smp_get(opts, "cores");
+        s->threads = smp_get(opts, "threads");
+        s->max_cpus = smp_get(opts, "maxcpus");
+        qemu_opts_free(opts);
+    }
+    s->dies = s->dies ? s->dies : 1;
+    if (!s->cpus && !s->sockets && !s->cores && !s->threads && !s->max_cpus) {
+        s->cpus = 1;
+    }
+    /* Missing values: up to 6.1 the rest goes to sockets, then to cores */
+    s->threads = s->threads ? s->threads : 1;
+    if (mc->smp_prefer_sockets) {
+        s->cores = s->cores ? s->cores : 1;
+        if (!s->sockets) {
+            unsigned n = s->max_cpus ? s->max_cpus : s->cpus;
+            s->sockets = MAX(1, n / (s->dies * s->cores * s->threads));
+        }
+    } else {
+        s->sockets = s->sockets ? s->sockets : 1;
+        if (!s->cores) {
+            unsigned n = s->max_cpus ? s->max_cpus : s->cpus;
+            s->cores = MAX(1, n / (s->sockets * s->dies * s->threads));
+        }
+    }
+    product = s->sockets * s->dies * s->cores * s->threads;
+    s->max_cpus = s->max_cpus ? s->max_cpus : product;
+    s->cpus = s->cpus ? s->cpus : s->max_cpus;
+    if (product != s->max_cpus) {
+        fatal(NULL, "Invalid CPU topology: product of the hierarchy must match "
+              "maxcpus: sockets (%u) * dies (%u) * cores (%u) * threads (%u) "
+              "!= maxcpus (%u)", s->sockets, s->dies, s->cores, s->threads,
+              s->max_cpus);
+    }
+    if (s->max_cpus < s->cpus) {
+        fatal(NULL, "Invalid CPU topology: maxcpus must be equal to or greater "
+              "than smp: sockets (%u) * dies (%u) * cores (%u) * threads (%u) "
+              "== maxcpus (%u) < smp_cpus (%u)", s->sockets, s->dies, s->cores,
+              s->threads, s->max_cpus, s->cpus);
+    }
+    if (s->cpus > (unsigned)mc->max_cpus) {
+        fatal(NULL, "Invalid SMP CPUs %u. The max CPUs supported by machine "
+              "'%s' is %d", s->cpus, mc->name, mc->max_cpus);
+    }
+    if (s->max_cpus > (unsigned)mc->max_cpus) {
+        fatal(NULL, "Invalid SMP CPUs %u. The max CPUs supported by machine "
+              "'%s' is %d", s->max_cpus, mc->name, mc->max_cpus);
+    }
+}
+
+static void configure_kernel_irqchip(MachineState *ms, MachineClass *mc)
+{
+    const char *s = ms->kernel_irqchip_str;
+
+    if (!s) {
+        ms->kernel_irqchip = mc->default_kernel_irqchip_split
+                                 ? KERNEL_IRQCHIP_SPLIT
+                                 : KERNEL_IRQCHIP_ON;
+    } else if (!strcmp(s, "on") || !strcmp(s, "true")) {
+        ms->kernel_irqchip = KERNEL_IRQCHIP_ON;
+    } else if (!strcmp(s, "off") || !strcmp(s, "false")) {
+        ms->kernel_irqchip = KERNEL_IRQCHIP_OFF;
+    } else if (!strcmp(s, "split")) {
+        ms->kernel_irqchip = KERNEL_IRQCHIP_SPLIT;
+    } else {
+        fatal(NULL, "Parameter 'kernel-irqchip' does not accept value '%s'", s);
+    }
+}
+
+/* Tries the accelerators in order; the first that initialises wins. */
+static void configure_accelerator(MachineState *ms, MachineClass *mc)
+{
+    guint i;
+
+    if (!config.accels->len) {
+        g_ptr_array_add(config.accels, g_strdup("kvm"));
+    }
+    for (i = 0; i < config.accels->len; i++) {
+        const char *name = g_ptr_array_index(config.accels, i);
+        Error *err = NULL;
+
+        if (!strcmp(name, "kvm")) {
+            if (!kvm_init(ms, &err)) {
+                error_report("failed to initialize kvm: %s",
+                             error_get_pretty(err));
+                error_free(err);
+                continue;
+            }
+            ms->cpu_env.accel = X86_ACCEL_KVM;
+            ms->cpu_env.host = ms->host;
+            ms->cpu_env.kernel_irqchip =
+                ms->kernel_irqchip != KERNEL_IRQCHIP_OFF;
+            ms->cpu_env.split_irqchip =
+                ms->kernel_irqchip == KERNEL_IRQCHIP_SPLIT;
+            ms->cpu_env.legacy_kvm_svm_default = mc->legacy_kvm_svm_default;
+            ms->cpu_env.legacy_kvm_x2apic_default =
+                mc->legacy_kvm_x2apic_default;
+            return;
+        }
+        if (!strcmp(name, "qtest")) {
+            ms->cpu_env.accel = X86_ACCEL_QTEST;
+            return;
+        }
+        if (!strcmp(name, "tcg")) {
+            error_report("TCG is not supported by this build: "
+                         "this emulator runs guests with KVM only");
+            continue;
+        }
+        error_report("invalid accelerator %s", name);
+    }
+    fatal(NULL, "no accelerator found");
+}
+
+int qemu_main(int argc, char **argv)
+{
+    MachineState *ms;
+    MachineClass *mc;
+    QemuOpts *machine_opts = NULL;
+    Object *mobj;
+    Error *err = NULL;
+    guint i;
+
+    config.accels = g_ptr_array_new_with_free_func(g_free);
+    config.globals = g_ptr_array_new();
+
+    /* Help for -cpu is answered without building a machine */
+    for (i = 1; i + 1 < (guint)argc; i++) {
+        if (!strcmp(argv[i], "-cpu") && is_help_option(argv[i + 1])) {
+            x86_cpu_list();
+            return 0;
+        }
+    }
+    parse_command_line(argc, argv);
+
+    mc = select_machine(&machine_opts);
+    mobj = object_new_with_class(OBJECT_CLASS_CAST(mc));
+    ms = MACHINE(mobj);
+    object_property_add_child(object_get_root(), "machine", mobj);
+    object_unref(mobj);
+    for (i = 0; i < 3; i++) {
+        static const char *const containers[] = {
+            "unattached", "peripheral", "peripheral-anon",
+        };
+        Object *c = object_new(TYPE_CONTAINER);
+        object_property_add_child(mobj, containers[i], c);
+        object_unref(c);
+    }
+    machine_set_options(ms, machine_opts);
+    qemu_opts_free(machine_opts);
+    ms->global_props = config.globals;
+    ms->kernel_filename = g_strdup(config.kernel);
+    ms->initrd_filename = g_strdup(config.initrd);
+    ms->kernel_cmdline = g_strdup(config.append);
+    parse_memory(ms);
+    parse_smp(ms, mc);
+    configure_kernel_irqchip(ms, mc);
+    configure_accelerator(ms, mc);
+    current_machine = ms;
+
+    x86_cpu_set_default_version(mc->default_cpu_version);
+    if (config.cpu_option) {
+        ms->cpu_opts = x86_cpu_parse_option(config.cpu_option, &err);
+        if (!ms->cpu_opts) {
+            error_report_err(err);
+            exit(1);
+        }
+    }
+    if (mc->init && !mc->init(ms, &err)) {
+        error_report_err(err);
+        exit(1);
+    }
+    if (!mc->init && ms->cpu_opts && !machine_create_cpus(ms, &err)) {
+        error_report_err(err);
+        exit(1);
+    }
+    if (ms->cpu_env.accel == X86_ACCEL_KVM) {
+        for (i = 0; ms->cpus && i < ms->cpus->len; i++) {
+            if (!kvm_init_vcpu(ms, g_ptr_array_index(ms->cpus, i), &err)) {
+                error_report_err(err);
+                exit(1);
+            }
+        }
+    }
+
+    if (config.start_paused) {
+        runstate_set(RUN_STATE_PRELAUNCH);
+    } else {
+        vm_start();
+    }
+    main_loop_run();
+    return qemu_exit_status();
+}

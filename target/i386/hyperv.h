@@ -1,0 +1,52 @@
+/*
+ * Hyper-V enlightenments: the hv-* properties and their CPUID bits.
+ */
+#ifndef TARGET_I386_HYPERV_H
+#define TARGET_I386_HYPERV_H
+
+#include <stdint.h>
+
+/* Index of each hv-* feature in X86CPU.hyperv_features (this tree's order) */
+typedef enum HypervFeat {
+    HYPERV_FEAT_RELAXED,
+    HYPERV_FEAT_VAPIC,
+    HYPERV_FEAT_TIME,
+    HYPERV_FEAT_CRASH,
+    HYPERV_FEAT_RESET,
+    HYPERV_FEAT_VPINDEX,
+    HYPERV_FEAT_RUNTIME,
+    HYPERV_FEAT_SYNIC,
+    HYPERV_FEAT_STIMER,
+    HYPERV_FEAT_FREQUENCIES,
+    HYPERV_FEAT_REENLIGHTENMENT,
+    HYPERV_FEAT_TLBFLUSH,
+    HYPERV_FEAT_EVMCS,
+    HYPERV_FEAT_IPI,
+    HYPERV_FEAT_STIMER_DIRECT,
+    HYPERV_FEAT_AVIC,
+    HYPERV_FEAT_MSR_BITMAP,
+    HYPERV_FEAT_XMM_INPUT,
+    HYPERV_FEAT_TLBFLUSH_EXT,
+    HYPERV_FEAT_TLBFLUSH_DIRECT,
+    HYPERV_FEAT__MAX,
+} HypervFeat;
+
+#define HYPERV_SPINLOCK_NEVER_NOTIFY 0xFFFFFFFF
+
+/* One CPUID bit group a feature sets: leaf 0x400000<leaf>, register */
+typedef struct HypervCPUIDBits {
+    uint32_t leaf;   /* 0x40000003, 0x40000004, 0x4000000A */
+    int reg;         /* CPUIDReg */
+    uint32_t bits;
+} HypervCPUIDBits;
+
+typedef struct HypervFeatureDef {
+    const char *name;        /* property */
+    const char *desc;        /* for error messages */
+    HypervCPUIDBits flags[2];
+    uint64_t dependencies;   /* 1 << HypervFeat */
+} HypervFeatureDef;
+
+extern const HypervFeatureDef hyperv_features[HYPERV_FEAT__MAX];
+
+#endif

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Differential test against Debian's QEMU 7.2 (issue 2, must-show 3).
+
+For every machine type both trees have and the CPU models of the
+foundation, start this binary and QEMU 7.2 with the same command line under
+-accel kvm, paused, and compare the realized vCPU's feature-words,
+filtered-features, level, xlevel and xlevel2.  This tree's pc-*-8.0 types
+are compared with QEMU's pc-*-7.2 and may differ in kvm-pv-unhalt alone.
+
+Skips (77) where /dev/kvm or /usr/bin/qemu-system-x86_64 (QEMU 7.2) is
+missing.  QEMU_72 overrides the oracle's path; DIFF_MODELS / DIFF_MACHINES
+(comma-separated) narrow the matrix.
+"""
+
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
+                                "python"))
+from qmp_machine import Machine, kvm_usable  # noqa: E402
+
+BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
+ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
+MODELS = ["qemu64", "qemu32", "kvm64", "kvm32", "Haswell", "Haswell-noTSX",
+          "Skylake-Client", "Skylake-Server", "Cascadelake-Server",
+          "Icelake-Server", "EPYC", "EPYC-Rome", "host", "max", "base"]
+PROPS = ["level", "xlevel", "xlevel2"]
+KVM_LEAF = (0x40000001, None, "EAX")
+PV_UNHALT = 1 << 7
+
+
+def oracle_version():
+    try:
+        out = subprocess.run([ORACLE, "-version"], capture_output=True,
+                             text=True, timeout=10).stdout
+    except OSError:
+        return None
+    return out.split("\n")[0] if "version 7.2" in out else None
+
+
+def machines_of(binary):
+    with Machine(binary, ["-machine", "none", "-accel", "kvm", "-S"]) as vm:
+        return {m["name"] for m in vm.cmd("query-machines")}
+
+
+def words_dict(words):
+    return {(w["cpuid-input-eax"], w.get("cpuid-input-ecx"),
+             w["cpuid-register"]): w["features"] for w in words}
+
+
+def observe(binary, machine, model):
+    """The realized vCPU's answers, or ("error", stderr) if it won't start."""
+    try:
+        with Machine(binary, ["-machine", machine, "-accel", "kvm", "-S",
+                              "-cpu", model], timeout=60) as vm:
+            path = vm.cpu_path()
+            r = {p: vm.qom_get(path, p) for p in PROPS}
+            r["feature-words"] = words_dict(vm.qom_get(path, "feature-words"))
+            r["filtered-features"] = words_dict(
+                vm.qom_get(path, "filtered-features"))
+            return r
+    except RuntimeError as e:
+        return ("error", str(e).split(":", 1)[-1].strip())
+
+
+def compare(ours, theirs, allow_unhalt):
+    if isinstance(ours, tuple) or isinstance(theirs, tuple):
+        return [] if ours == theirs else [f"ours={ours} qemu72={theirs}"]
+    diffs = []
+    for p in PROPS:
+        if ours[p] != theirs[p]:
+            diffs.append(f"{p}: ours={ours[p]:#x} qemu72={theirs[p]:#x}")
+    for kind in ("feature-words", "filtered-features"):
+        a, b = ours[kind], theirs[kind]
+        for key in sorted(set(a) | set(b), key=str):
+            va, vb = a.get(key, 0), b.get(key, 0)
+            if allow_unhalt and kind == "feature-words" and key == KVM_LEAF:
+                if (va ^ vb) & ~PV_UNHALT:
+                    diffs.append(f"{kind} {key}: ours={va:#x} qemu72={vb:#x}")
+                continue
+            if va != vb:
+                diffs.append(f"{kind} {key}: ours={va:#x} qemu72={vb:#x}")
+    return diffs
+
+
+def main():
+    if not kvm_usable():
+        print("SKIP: /dev/kvm is not usable here")
+        return 77
+    version = oracle_version()
+    if not version:
+        print(f"SKIP: QEMU 7.2 not found at {ORACLE} "
+              "(apt-get install qemu-system-x86)")
+        return 77
+    print(f"# oracle: {version}")
+    models = os.environ.get("DIFF_MODELS", ",".join(MODELS)).split(",")
+    common = sorted(machines_of(BINARY) & machines_of(ORACLE))
+    common = [m for m in common if m.startswith("pc-")]
+    if os.environ.get("DIFF_MACHINES"):
+        common = os.environ["DIFF_MACHINES"].split(",")
+    pairs = [(m, m, c) for m in common for c in models]
+    # This tree's 8.0 types against QEMU 7.2's newest
+    pairs += [(f"{fam}-8.0", f"{fam}-7.2", c)
+              for fam in ("pc-q35", "pc-i440fx") for c in models]
+
+    def run_pair(pair):
+        ours_m, their_m, model = pair
+        return pair, observe(BINARY, ours_m, model), \
+            observe(ORACLE, their_m, model)
+
+    failures = 0
+    n = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        for pair, ours, theirs in pool.map(run_pair, pairs):
+            n += 1
+            ours_m, their_m, model = pair
+            diffs = compare(ours, theirs, ours_m != their_m)
+            name = f"x86/qemu72-diff/{ours_m}/{model}"
+            if ours_m != their_m and not diffs and not isinstance(ours, tuple):
+                # 8.0 must actually differ in kvm-pv-unhalt for named models
+                a = ours["feature-words"].get(KVM_LEAF, 0)
+                b = theirs["feature-words"].get(KVM_LEAF, 0)
+                if model not in ("host", "max", "base") and \
+                        not (a & PV_UNHALT and not b & PV_UNHALT):
+                    diffs.append(f"8.0 lacks kvm-pv-unhalt: ours={a:#x} "
+                                 f"qemu72={b:#x}")
+            if diffs:
+                failures += 1
+                print(f"not ok {n} - {name}")
+                for d in diffs[:8]:
+                    print(f"#   {d}")
+            else:
+                print(f"ok {n} - {name}")
+    print(f"1..{n}")
+    print(f"# {n - failures} of {n} machine/model pairs equal")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
