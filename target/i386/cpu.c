@@ -271,7 +271,9 @@ static void x86_cpu_auto_enable_features(X86CPU *cpu, const X86CPUEnv *env)
 {
     size_t i;
 
-    if (env->accel != X86_ACCEL_KVM || !cpu->expose_kvm) {
+    /* "base" is the static model with no features: it stays empty */
+    if (env->accel != X86_ACCEL_KVM || !cpu->expose_kvm ||
+        X86_CPU_GET_CLASS(cpu)->static_model) {
         return;
     }
     for (i = 0; i < G_N_ELEMENTS(kvm_auto_enable); i++) {
