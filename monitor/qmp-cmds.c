@@ -197,16 +197,11 @@ static JsonNode *qmp_cont(JsonObject *args, Error **errp)
     return qmp_empty_return();
 }
 
+/* As QEMU: the SHUTDOWN event goes out before quit's reply */
 static JsonNode *qmp_quit(JsonObject *args, Error **errp)
 {
-    return qmp_empty_return();
-}
-
-/* Called by the dispatcher once quit's reply is written */
-void qmp_quit_finish(void);
-void qmp_quit_finish(void)
-{
     qemu_system_shutdown_request(SHUTDOWN_CAUSE_HOST_QMP_QUIT);
+    return qmp_empty_return();
 }
 
 static JsonNode *qmp_system_reset(JsonObject *args, Error **errp)
@@ -226,25 +221,25 @@ static JsonNode *qmp_system_powerdown(JsonObject *args, Error **errp)
 }
 
 const QmpCommand qmp_commands[] = {
-    { "cont", qmp_cont },
-    { "qmp_capabilities", qmp_qmp_capabilities },
-    { "qom-get", qmp_qom_get },
-    { "qom-list", qmp_qom_list },
-    { "qom-list-types", qmp_qom_list_types },
-    { "query-commands", qmp_query_commands },
-    { "query-cpu-definitions", qmp_query_cpu_definitions },
-    { "query-cpu-model-expansion", qmp_query_cpu_model_expansion },
-    { "query-cpus-fast", qmp_query_cpus_fast },
-    { "query-kvm", qmp_query_kvm },
-    { "query-machines", qmp_query_machines },
-    { "query-name", qmp_query_name },
-    { "query-status", qmp_query_status },
-    { "query-target", qmp_query_target },
-    { "query-version", qmp_query_version },
-    { "quit", qmp_quit },
-    { "stop", qmp_stop },
-    { "system_powerdown", qmp_system_powerdown },
-    { "system_reset", qmp_system_reset },
-    { "x-query-cpuid", qmp_x_query_cpuid },
+    { "cont", qmp_cont, "" },
+    { "qmp_capabilities", qmp_qmp_capabilities, "enable" },
+    { "qom-get", qmp_qom_get, "path property" },
+    { "qom-list", qmp_qom_list, "path" },
+    { "qom-list-types", qmp_qom_list_types, "implements abstract" },
+    { "query-commands", qmp_query_commands, "" },
+    { "query-cpu-definitions", qmp_query_cpu_definitions, "" },
+    { "query-cpu-model-expansion", qmp_query_cpu_model_expansion, "type model" },
+    { "query-cpus-fast", qmp_query_cpus_fast, "" },
+    { "query-kvm", qmp_query_kvm, "" },
+    { "query-machines", qmp_query_machines, "" },
+    { "query-name", qmp_query_name, "" },
+    { "query-status", qmp_query_status, "" },
+    { "query-target", qmp_query_target, "" },
+    { "query-version", qmp_query_version, "" },
+    { "quit", qmp_quit, "" },
+    { "stop", qmp_stop, "" },
+    { "system_powerdown", qmp_system_powerdown, "" },
+    { "system_reset", qmp_system_reset, "" },
+    { "x-query-cpuid", qmp_x_query_cpuid, "cpu-index" },
     { NULL },
 };

@@ -119,6 +119,26 @@ static const QmpCommand *qmp_find_command(const char *name)
     return NULL;
 }
 
+/* Rejects arguments the command does not take, as QEMU's QAPI does */
+static bool qmp_check_args(const QmpCommand *cmd, JsonObject *args,
+                          Error **errp)
+{
+    char **allowed = g_strsplit(cmd->args ? cmd->args : "", " ", -1);
+    GList *members = json_object_get_members(args), *l;
+    bool ok = true;
+
+    for (l = members; l && ok; l = l->next) {
+        if (!g_strv_contains((const char *const *)allowed, l->data)) {
+            error_setg(errp, "Parameter '%s' is unexpected",
+                       (const char *)l->data);
+            ok = false;
+        }
+    }
+    g_list_free(members);
+    g_strfreev(allowed);
+    return ok;
+}
+
 /* Handles one complete top-level JSON value. */
 static void monitor_handle_request(Monitor *mon, const char *text)
 {
@@ -205,6 +225,13 @@ static void monitor_handle_request(Monitor *mon, const char *text)
     }
     args = args_node ? json_object_ref(json_node_get_object(args_node))
                      : json_object_new();
+    if (!qmp_check_args(cmd, args, &err)) {
+        json_object_unref(args);
+        monitor_send_error(mon, error_get_class(err), error_get_pretty(err),
+                           id);
+        error_free(err);
+        goto out;
+    }
     ret = cmd->fn(args, &err);
     json_object_unref(args);
     if (!ret) {
@@ -225,11 +252,6 @@ static void monitor_handle_request(Monitor *mon, const char *text)
         json_object_set_member(reply, "id", json_node_copy(id));
     }
     monitor_send(mon, reply);
-    if (!strcmp(name, "quit")) {
-        /* The reply is out; now end (the main loop exits) */
-        extern void qmp_quit_finish(void);
-        qmp_quit_finish();
-    }
 out:
     g_object_unref(parser);
 }

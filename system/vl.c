@@ -103,6 +103,9 @@ typedef struct StartupOption {
 static void G_GNUC_NORETURN fatal(const char *opt, const char *fmt, ...)
     G_GNUC_PRINTF(2, 3);
 
+/* "-global foo": the option being handled, for QEMU's error location */
+static char *current_location;
+
 static void fatal(const char *opt, const char *fmt, ...)
 {
     va_list ap;
@@ -111,7 +114,9 @@ static void fatal(const char *opt, const char *fmt, ...)
     va_start(ap, fmt);
     msg = g_strdup_vprintf(fmt, ap);
     va_end(ap);
-    if (opt) {
+    if (opt && current_location) {
+        error_report("%s: %s", current_location, msg);
+    } else if (opt) {
         error_report("%s: %s", opt, msg);
     } else {
         error_report("%s", msg);
@@ -347,7 +352,10 @@ static void parse_command_line(int argc, char **argv)
             if (i + 1 >= argc) {
                 fatal(NULL, "%s: requires an argument", arg);
             }
+            current_location = g_strdup_printf("%s %s", arg, argv[i + 1]);
             o->handler(arg, argv[++i]);
+            g_free(current_location);
+            current_location = NULL;
         } else {
             o->handler(arg, NULL);
         }
@@ -483,6 +491,7 @@ static void parse_smp(MachineState *ms, MachineClass *mc)
     }
     /* Missing values: up to 6.1 the rest goes to sockets, then to cores */
     s->threads = s->threads ? s->threads : 1;
+    s->max_cpus = s->max_cpus ? s->max_cpus : s->cpus;
     if (mc->smp_prefer_sockets) {
         s->cores = s->cores ? s->cores : 1;
         if (!s->sockets) {

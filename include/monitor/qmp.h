@@ -19,6 +19,8 @@ typedef JsonNode *QmpCommandFunc(JsonObject *args, Error **errp);
 typedef struct QmpCommand {
     const char *name;
     QmpCommandFunc *fn;
+    /* Argument names the command accepts, space-separated ("" = none) */
+    const char *args;
 } QmpCommand;
 
 /* The full command table (monitor/qmp-cmds.c), terminated by {NULL}. */

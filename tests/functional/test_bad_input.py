@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""Bad input (issue 2, must-show 4): malformed command lines and QMP input.
+
+Each command line must end with exit status 1 (not a signal) and one clear
+error line naming what was wrong; each malformed QMP input must get a QMP
+error of the right class while the connection and the emulator live on.
+Texts are QEMU 7.2's where QEMU has one.
+"""
+
+import os
+import signal
+import socket
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
+                                "python"))
+from qmp_machine import Machine, kvm_usable, run  # noqa: E402
+
+BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
+P = "qemu-system-x86_64: "
+
+# (extra args, expected stderr substring); run with -machine pc-q35-8.0 -S
+CLI_CASES = [
+    (["-foo"], P + "-foo: invalid option"),
+    (["-m"], P + "-m: requires an argument"),
+    (["-cpu"], P + "-cpu: requires an argument"),
+    (["-name"], P + "-name: requires an argument"),
+    (["bogus"], P + "bogus: invalid option"),
+    (["-machine", "nosuch"], P + "unsupported machine type"),
+    (["-M", "pc-q35-9.9"], P + "unsupported machine type"),
+    (["-machine", "pc-q35-8.0,foo=bar"],
+     "Property 'pc-q35-8.0-machine.foo' not found"),
+    (["-machine", "pc-q35-8.0,kernel-irqchip=maybe"],
+     "Parameter 'kernel-irqchip' does not accept value 'maybe'"),
+    (["-machine", "pc-q35-8.0,usb=maybe"],
+     "Parameter 'usb' expects 'on' or 'off'"),
+    (["-cpu", "nosuch"], P + "unable to find CPU model 'nosuch'"),
+    (["-cpu", "qemu64,+foo"], "Property 'qemu64-x86_64-cpu.foo' not found"),
+    (["-cpu", "qemu64,-foo"], "Property 'qemu64-x86_64-cpu.foo' not found"),
+    (["-cpu", "qemu64,foo=on"],
+     "can't apply global qemu64-x86_64-cpu.foo=on: "
+     "Property 'qemu64-x86_64-cpu.foo' not found"),
+    (["-cpu", "qemu64,hle=maybe"],
+     "can't apply global qemu64-x86_64-cpu.hle=maybe: "
+     "Parameter 'hle' expects 'on' or 'off'"),
+    (["-cpu", "qemu64,family=300"],
+     "Property .family doesn't take value 300 (minimum: 0, maximum: 270)"),
+    (["-cpu", "qemu64,model=256"],
+     "Property .model doesn't take value 256 (minimum: 0, maximum: 255)"),
+    (["-cpu", "qemu64,stepping=16"],
+     "Property .stepping doesn't take value 16 (minimum: 0, maximum: 15)"),
+    (["-cpu", "qemu64,vendor=abc"],
+     "Property '.vendor' doesn't take value 'abc'"),
+    (["-cpu", "qemu64,level=abc"], "Parameter 'level' expects uint64"),
+    (["-cpu", "qemu64,level=-1"], "Parameter 'level' expects uint64"),
+    (["-cpu", "qemu64,x-kvm-auto-enable-pv-unhalt=sometimes"],
+     "Parameter 'x-kvm-auto-enable-pv-unhalt' expects 'on' or 'off'"),
+    (["-global", "Haswell-x86_64-cpu.foo=on", "-cpu", "Haswell"],
+     "can't apply global Haswell-x86_64-cpu.foo=on: "
+     "Property 'Haswell-x86_64-cpu.foo' not found"),
+    (["-global", "x86_64-cpu.x-kvm-auto-enable-pv-eoi=2"],
+     "Parameter 'x-kvm-auto-enable-pv-eoi' expects 'on' or 'off'"),
+    (["-global", "foo"], "-global foo: Invalid parameter 'foo'"),
+    (["-global", ".p=v"], "-global .p=v: Invalid parameter '.p'"),
+    (["-smp", "foo"], "Parameter 'smp.cpus' expects integer"),
+    (["-smp", "4,sockets=3"],
+     "Invalid CPU topology: product of the hierarchy must match maxcpus: "
+     "sockets (3) * dies (1) * cores (1) * threads (1) != maxcpus (4)"),
+    (["-smp", "300"], "Invalid SMP CPUs 300. The max CPUs supported by "
+     "machine 'pc-q35-8.0' is 288"),
+    (["-smp", "2,maxcpus=1"], "Invalid CPU topology: maxcpus must be equal "
+     "to or greater than smp"),
+    (["-m", "foo"], "-m foo: Parameter 'size' expects a non-negative number "
+     "below 2^64"),
+    (["-m", "-5"], "Parameter 'size' expects a non-negative number"),
+    (["-accel", "tcg"], "TCG is not supported by this build"),
+    (["-accel", "nosuch"], "invalid accelerator nosuch"),
+    (["-display", "gtk"], "Display 'gtk' is not available"),
+    (["-chardev", "socket,id=x"], "Unable to parse FD number"),
+    (["-chardev", "nosuch,id=x"], "'nosuch' is not a valid char driver name"),
+    (["-chardev", "null"], "Parameter 'id' is missing"),
+    (["-chardev", "socket,id=c,path=/nonexistent/dir/s"],
+     "Failed to connect to '/nonexistent/dir/s'"),
+    (["-mon", "chardev=nosuch,mode=control"], 'chardev "nosuch" not found'),
+    (["-qmp", "tcp:1"], "-qmp tcp:1: parse error: tcp:1"),
+    (["-uuid", "not-a-uuid"], "Fail to parse UUID string"),
+    (["-cpu", "host", "-accel", "kvm", "-cpu", "host,hv-ipi=on"],
+     "requires Hyper-V VP_INDEX MSR (hv-vpindex)"),
+    (["-cpu", "qemu64,hv-relaxed=on", "-accel", "kvm"],
+     "Hyper-V relaxed timing (hv-relaxed) is not supported by kernel"),
+    (["-cpu", "qemu64,kvm-pv-unhalt=on,enforce", "-accel", "kvm",
+      "-machine", "pc-q35-8.0,kernel-irqchip=off"],
+     "Host doesn't support requested features"),
+]
+
+# Bytes sent after negotiation, expected error class and desc substring
+QMP_CASES = [
+    (b'{"execute":"nosuch"}', "CommandNotFound",
+     "The command nosuch has not been found"),
+    (b'[]', "GenericError", "QMP input must be a JSON object"),
+    (b'1', "GenericError", "QMP input must be a JSON object"),
+    (b'"str"', "GenericError", "QMP input must be a JSON object"),
+    (b'{"foo":1}', "GenericError", "QMP input member 'foo' is unexpected"),
+    (b'{}', "GenericError", "QMP input lacks member 'execute'"),
+    (b'{"execute":1}', "GenericError",
+     "QMP input member 'execute' must be a string"),
+    (b'{"execute":null}', "GenericError",
+     "QMP input member 'execute' must be a string"),
+    (b'{"execute":"query-status","arguments":[]}', "GenericError",
+     "QMP input member 'arguments' must be an object"),
+    (b'{"execute":"query-status","bar":1}', "GenericError",
+     "QMP input member 'bar' is unexpected"),
+    (b'{"execute":"query-status","arguments":{"x":1}}', "GenericError",
+     "Parameter 'x' is unexpected"),
+    (b'{"execute":"qom-get"}', "GenericError", "Parameter 'path' is missing"),
+    (b'{"execute":"qom-get","arguments":{"path":"/machine"}}', "GenericError",
+     "Parameter 'property' is missing"),
+    (b'{"execute":"qom-get","arguments":{"path":"/nosuch","property":"x"}}',
+     "DeviceNotFound", "Device '/nosuch' not found"),
+    (b'{"execute":"qom-get","arguments":{"path":"/machine","property":"no"}}',
+     "GenericError", "Property 'pc-q35-8.0-machine.no' not found"),
+    (b'{"execute":"qom-list","arguments":{"path":5}}', "GenericError",
+     "Invalid parameter type for 'path', expected: string"),
+    (b'{"execute":"qom-list","arguments":{"path":"relative"}}',
+     "DeviceNotFound", "Device 'relative' not found"),
+    (b'{"execute":"query-cpu-model-expansion","arguments":{"type":"foo",'
+     b'"model":{"name":"qemu64"}}}', "GenericError",
+     "Parameter 'type' does not accept value 'foo'"),
+    (b'{"execute":"query-cpu-model-expansion","arguments":{"type":"full"}}',
+     "GenericError", "Parameter 'model' is missing"),
+    (b'{"execute":"query-cpu-model-expansion","arguments":{"model":{}}}',
+     "GenericError", "Parameter 'type' is missing"),
+    (b'{"execute":"query-cpu-model-expansion","arguments":{"type":"full",'
+     b'"model":{"name":"nosuch"}}}', "GenericError",
+     "CPU model 'nosuch' not found"),
+    (b'{"execute":"query-cpu-model-expansion","arguments":{"type":"full",'
+     b'"model":{"name":"qemu64","props":{"nosuch":true}}}}', "GenericError",
+     "Property 'qemu64-x86_64-cpu.nosuch' not found"),
+    (b'{"execute":"query-cpu-model-expansion","arguments":{"type":"full",'
+     b'"model":{"name":"qemu64","props":{"pni":1}}}}', "GenericError",
+     "Invalid parameter type for 'pni', expected: boolean"),
+    (b'{"execute":"query-cpu-model-expansion","arguments":{"type":"static",'
+     b'"model":{"name":7}}}', "GenericError",
+     "Invalid parameter type for 'name', expected: string"),
+    (b'{"execute":"x-query-cpuid","arguments":{"cpu-index":99}}',
+     "GenericError", "CPU 99 does not exist"),
+    (b'{"execute":"x-query-cpuid","arguments":{"cpu-index":"0"}}',
+     "GenericError", "Invalid parameter type for 'cpu-index', "
+     "expected: integer"),
+    (b'{"execute":"qmp_capabilities"}', "CommandNotFound",
+     "Capabilities negotiation is already complete"),
+    (b'garbage', "GenericError", "JSON parse error"),
+    (b'{"execute":"query-status"', None, None),   # completed by the next
+    (b'}', None, "complete"),
+    (b'{"execute": "query-status", "id": {"a": [1, 2]}}', None, "id"),
+    (b'{"execute":"qom-list-types","arguments":{"abstract":"yes"}}',
+     "GenericError", "Invalid parameter type for 'abstract', "
+     "expected: boolean"),
+    (b'[' * 5000 + b']' * 5000, "GenericError", "JSON parse error"),
+    (b'{"execute":"\\u0000"}', "CommandNotFound", "has not been found"),
+]
+
+
+def check_cli(n):
+    failures = 0
+    for args, want in CLI_CASES:
+        n += 1
+        full = ["-machine", "pc-q35-8.0", "-S", "-display", "none",
+                "-nodefaults"] + args
+        try:
+            status, _, err = run(BINARY, full, timeout=30)
+        except Exception as e:  # a hang is a failure too
+            status, err = None, str(e)
+        ok = status == 1 and want in err
+        name = "x86/bad-input/cli/" + " ".join(args)
+        print(f"{'ok' if ok else 'not ok'} {n} - {name}" +
+              ("" if ok else f" # status={status} stderr={err.strip()!r}"))
+        failures += not ok
+    return n, failures
+
+
+def check_qmp(n):
+    failures = 0
+    with Machine(BINARY, ["-machine", "pc-q35-8.0", "-accel", "kvm", "-S",
+                          "-cpu", "qemu64"]) as vm:
+        for data, cls, desc in QMP_CASES:
+            n += 1
+            vm.send_raw(data + b"\r\n")
+            name = f"x86/bad-input/qmp/{data[:50]!r}"
+            if cls is None and desc is None:
+                n -= 1
+                continue
+            reply = vm.recv()
+            if cls is None:
+                ok = "return" in reply and (desc != "id" or
+                                            reply.get("id") == {"a": [1, 2]})
+            else:
+                err = reply.get("error", {})
+                ok = err.get("class") == cls and desc in err.get("desc", "")
+            print(f"{'ok' if ok else 'not ok'} {n} - {name}" +
+                  ("" if ok else f" # reply={reply}"))
+            failures += not ok
+        # Still alive and answering
+        n += 1
+        ok = vm.cmd("query-status")["status"] == "prelaunch"
+        print(f"{'ok' if ok else 'not ok'} {n} - x86/bad-input/qmp/alive")
+        failures += not ok
+        # A client that vanishes mid-command does not take the emulator down
+        n += 1
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        vm.sock.close()
+        s.connect(vm.sock_path)
+        s.recv(4096)
+        s.sendall(b'{"execute":"qmp_capabilities"}\r\n{"execute":"query-')
+        s.close()
+        time.sleep(0.2)
+        ok = vm.proc.poll() is None
+        vm.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        vm.sock.connect(vm.sock_path)
+        vm.buf = b""
+        vm._read_message()
+        vm.cmd("qmp_capabilities")
+        ok = ok and vm.cmd("query-status")["status"] == "prelaunch"
+        print(f"{'ok' if ok else 'not ok'} {n} - "
+              "x86/bad-input/qmp/client-vanishes")
+        failures += not ok
+    code = vm.exitcode
+    n += 1
+    ok = code == 0
+    print(f"{'ok' if ok else 'not ok'} {n} - x86/bad-input/qmp/quit-status"
+          + ("" if ok else f" # exit {code}"))
+    failures += not ok
+    return n, failures
+
+
+def main():
+    if not kvm_usable():
+        print("SKIP: /dev/kvm is not usable here")
+        return 77
+    n, f1 = check_cli(0)
+    n, f2 = check_qmp(n)
+    print(f"1..{n}")
+    return 1 if f1 + f2 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
