@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Command line and QMP basics: -version, -help, `help` for -machine, -cpu
+and -accel, the machine type names of design §1, query-machines and
+query-cpu-definitions as a -machine none probe sees them."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
+                                "python"))
+from qmp_machine import Machine, kvm_usable, run  # noqa: E402
+
+BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
+
+I440FX = ["1.4", "1.5", "1.6", "1.7"] + [f"2.{i}" for i in range(13)] + \
+    ["3.0", "3.1", "4.0", "4.1", "4.2", "5.0", "5.1", "5.2", "6.0", "6.1",
+     "6.2", "7.0", "7.1", "7.2", "8.0"]
+Q35 = [f"2.{i}" for i in range(4, 13)] + \
+    ["3.0", "3.1", "4.0", "4.0.1", "4.1", "4.2", "5.0", "5.1", "5.2", "6.0",
+     "6.1", "6.2", "7.0", "7.1", "7.2", "8.0"]
+MACHINES = [f"pc-i440fx-{v}" for v in I440FX] + [f"pc-q35-{v}" for v in Q35] \
+    + ["none"]
+MODELS = ["qemu64", "qemu32", "kvm64", "kvm32", "Haswell", "Haswell-noTSX",
+          "Skylake-Client", "Skylake-Server", "Cascadelake-Server",
+          "Icelake-Server", "EPYC", "EPYC-Rome", "host", "max", "base"]
+
+results = []
+
+
+def check(name, ok, detail=""):
+    results.append(ok)
+    n = len(results)
+    print(f"{'ok' if ok else 'not ok'} {n} - cli/{name}" +
+          ("" if ok else f" # {detail}"))
+
+
+def main():
+    st, out, err = run(BINARY, ["-version"])
+    check("version", st == 0 and out.startswith("QEMU emulator version 8.0.0"),
+          out)
+    st, out, err = run(BINARY, ["-help"])
+    check("help", st == 0 and "-machine" in out and "-cpu" in out, out[:200])
+
+    st, out, err = run(BINARY, ["-machine", "help"])
+    lines = out.splitlines()
+    names = {l.split()[0] for l in lines[1:] if l.strip()}
+    check("machine-help/status", st == 0 and
+          lines[0] == "Supported machines are:", out[:200])
+    missing = [m for m in MACHINES if m not in names]
+    check("machine-help/every-type", not missing, f"missing {missing}")
+    check("machine-help/aliases",
+          any(l.startswith("pc ") and "alias of pc-i440fx-8.0" in l
+              for l in lines) and
+          any(l.startswith("q35 ") and "alias of pc-q35-8.0" in l
+              for l in lines), out[:300])
+    check("machine-help/default",
+          any(l.startswith("pc-i440fx-8.0 ") and "(default)" in l
+              for l in lines), out[:300])
+
+    st, out, err = run(BINARY, ["-cpu", "help"])
+    listed = {l.split()[1] for l in out.splitlines()
+              if l.startswith("x86 ")}
+    missing = [m for m in MODELS if m not in listed]
+    check("cpu-help", st == 0 and not missing, f"missing {missing}")
+    check("cpu-help/flags", "kvm-pv-unhalt" in out and "sse4.1" in out)
+
+    st, out, err = run(BINARY, ["-accel", "help"])
+    check("accel-help", st == 0 and "kvm" in out.split() and
+          "qtest" in out.split(), out)
+
+    if not kvm_usable():
+        print("# /dev/kvm not usable: QMP probe checks skipped")
+    else:
+        with Machine(BINARY, ["-machine", "none", "-accel", "kvm", "-S"]) as vm:
+            machines = {m["name"]: m for m in vm.cmd("query-machines")}
+            check("query-machines/every-type",
+                  all(m in machines for m in MACHINES))
+            check("query-machines/default",
+                  machines["pc-i440fx-8.0"].get("is-default") is True and
+                  machines["pc-i440fx-8.0"].get("alias") == "pc" and
+                  machines["pc-q35-8.0"].get("alias") == "q35")
+            check("query-machines/deprecated-1.x",
+                  machines["pc-i440fx-1.4"]["deprecated"] and
+                  not machines["pc-i440fx-2.0"]["deprecated"])
+            defs = {d["name"]: d for d in vm.cmd("query-cpu-definitions")}
+            check("query-cpu-definitions/models",
+                  all(m in defs for m in MODELS))
+            check("query-cpu-definitions/alias-of",
+                  defs["Haswell-noTSX"].get("alias-of") == "Haswell-v2" and
+                  defs["Haswell"].get("typename") == "Haswell-x86_64-cpu")
+            check("query-cpus-fast/none-machine",
+                  vm.cmd("query-cpus-fast") == [])
+            check("query-kvm", vm.cmd("query-kvm") ==
+                  {"enabled": True, "present": True})
+            check("query-status", vm.cmd("query-status")["status"] ==
+                  "prelaunch")
+            ver = vm.cmd("query-version")
+            check("query-version", ver["qemu"] ==
+                  {"major": 8, "minor": 0, "micro": 0} and "package" in ver)
+            check("greeting", vm.greeting["QMP"]["version"] == ver)
+        with Machine(BINARY, ["-machine", "q35", "-accel", "kvm", "-S",
+                              "-name", "guest=demo", "-smp", "2"]) as vm:
+            cpus = vm.cmd("query-cpus-fast")
+            check("query-cpus-fast/paths",
+                  [c["qom-path"] for c in cpus] ==
+                  ["/machine/unattached/device[0]",
+                   "/machine/unattached/device[1]"])
+            check("query-name", vm.cmd("query-name") == {"name": "demo"})
+            check("qom-get/type", vm.qom_get(cpus[0]["qom-path"], "type") ==
+                  "qemu64-x86_64-cpu")
+            listed = {p["name"] for p in vm.cmd(
+                "qom-list", {"path": cpus[0]["qom-path"]})}
+            check("qom-list/cpu", {"kvm-pv-unhalt", "feature-words",
+                                   "x-kvm-auto-enable-pv-unhalt",
+                                   "x-kvm-auto-enable-pv-eoi",
+                                   "x-hv-auto-enable-ipi"} <= listed)
+            exp = vm.cmd("query-cpu-model-expansion",
+                         {"type": "full", "model": {"name": "Haswell"}})
+            check("expansion/full", exp["model"]["name"] == "Haswell" and
+                  exp["model"]["props"]["kvm-pv-unhalt"] is True and
+                  exp["model"]["props"]["x-kvm-auto-enable-pv-unhalt"] is True)
+            exp = vm.cmd("query-cpu-model-expansion",
+                         {"type": "static", "model": {"name": "Haswell"}})
+            check("expansion/static", exp["model"]["name"] == "base" and
+                  exp["model"]["props"]["avx2"] is True)
+            vm.cmd("stop")
+            vm.cmd("cont")
+            check("events/resume", vm.wait_event("RESUME")["event"] == "RESUME")
+            vm.cmd("stop")
+            check("events/stop", vm.wait_event("STOP")["event"] == "STOP")
+    print(f"1..{len(results)}")
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
