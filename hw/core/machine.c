@@ -62,7 +62,8 @@ static void machine_versioned_class_init(ObjectClass *oc, void *data)
     const char *tn = object_class_get_name(oc);
 
     mc->name = g_strndup(tn, strlen(tn) - strlen(TYPE_MACHINE_SUFFIX));
-    mc->default_cpu_version = CPU_VERSION_LATEST;
+    /* QEMU 7.2 resolves unversioned models to v1 under "none" too */
+    mc->default_cpu_version = 1;
     mc->max_cpus = 1;
     if (options) {
         options(mc);

@@ -80,15 +80,13 @@ char *x86_cpu_class_get_alias_of(X86CPUClass *cc)
     const X86CPUModel *model = cc->model;
     int v;
 
-    if (!model || !model->is_alias) {
+    /* Machines with legacy CPU versions report no aliases at all */
+    if (!model || !model->is_alias ||
+        default_cpu_version == CPU_VERSION_LEGACY) {
         return NULL;
     }
     if (model->version == CPU_VERSION_AUTO) {
         v = x86_cpu_model_resolve_version(model);
-        /* Machines with legacy CPU versions report no alias */
-        if (v == CPU_VERSION_LEGACY) {
-            return NULL;
-        }
     } else {
         v = model->version;
     }

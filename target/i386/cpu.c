@@ -435,6 +435,29 @@ bool x86_cpu_realize(X86CPU *cpu, const X86CPUEnv *env, Error **errp)
     return true;
 }
 
+/*
+ * The name a filtered bit is reported under.  XSAVE components have no
+ * names of their own: they stand for the feature that enabled them, so a
+ * filtered PKRU component is reported as "pku" (as QEMU 7.2 does).
+ */
+static const char *x86_cpu_feature_name(FeatureWord w, int bit)
+{
+    size_t i;
+
+    if (w == FEAT_XSAVE_XCR0_LO || w == FEAT_XSAVE_XCR0_HI) {
+        int comp = w == FEAT_XSAVE_XCR0_HI ? bit + 32 : bit;
+
+        for (i = 0; i < G_N_ELEMENTS(xsave_components); i++) {
+            if (xsave_components[i].component == comp) {
+                w = xsave_components[i].w;
+                bit = __builtin_ctzll(xsave_components[i].bits);
+                break;
+            }
+        }
+    }
+    return feature_word_info[w].feat_names[bit];
+}
+
 GPtrArray *x86_cpu_get_unavailable_features(X86CPU *cpu)
 {
     GPtrArray *names = g_ptr_array_new();
@@ -443,7 +466,7 @@ GPtrArray *x86_cpu_get_unavailable_features(X86CPU *cpu)
 
     for (w = 0; w < FEATURE_WORDS; w++) {
         for (i = 0; i < 64; i++) {
-            const char *name = feature_word_info[w].feat_names[i];
+            const char *name = x86_cpu_feature_name(w, i);
             if ((cpu->filtered_features[w] & (1ULL << i)) && name) {
                 g_ptr_array_add(names, (gpointer)name);
             }

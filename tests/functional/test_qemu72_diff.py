@@ -66,6 +66,27 @@ def observe(binary, machine, model):
         return ("error", str(e).split(":", 1)[-1].strip())
 
 
+def cpu_definitions(binary, machine):
+    with Machine(binary, ["-machine", machine, "-accel", "kvm", "-S"]) as vm:
+        defs = vm.cmd("query-cpu-definitions")
+    for d in defs:
+        d["unavailable-features"] = sorted(d["unavailable-features"])
+    return {d["name"]: d for d in defs}
+
+
+def compare_definitions(machine):
+    """query-cpu-definitions of both, every model and field."""
+    ours = cpu_definitions(BINARY, machine)
+    theirs = cpu_definitions(ORACLE, machine)
+    diffs = [f"models only here: {sorted(set(ours) - set(theirs))}",
+             f"models only in QEMU 7.2: {sorted(set(theirs) - set(ours))}"] \
+        if set(ours) != set(theirs) else []
+    for name in sorted(set(ours) & set(theirs)):
+        if ours[name] != theirs[name]:
+            diffs.append(f"{name}: ours={ours[name]} qemu72={theirs[name]}")
+    return diffs
+
+
 def compare(ours, theirs, allow_unhalt):
     if isinstance(ours, tuple) or isinstance(theirs, tuple):
         return [] if ours == theirs else [f"ours={ours} qemu72={theirs}"]
@@ -134,8 +155,17 @@ def main():
                     print(f"#   {d}")
             else:
                 print(f"ok {n} - {name}")
+    # none: latest versions; 4.0: legacy versions (no alias-of); 7.2: v1
+    for machine in ("none", "pc-i440fx-4.0", "pc-q35-7.2"):
+        n += 1
+        diffs = compare_definitions(machine)
+        name = f"x86/qemu72-diff/query-cpu-definitions/{machine}"
+        print(f"{'not ok' if diffs else 'ok'} {n} - {name}")
+        for d in diffs[:8]:
+            print(f"#   {d[:300]}")
+        failures += bool(diffs)
     print(f"1..{n}")
-    print(f"# {n - failures} of {n} machine/model pairs equal")
+    print(f"# {n - failures} of {n} comparisons equal")
     return 1 if failures else 0
 
 
