@@ -10,7 +10,10 @@ import sys
 TOP = os.path.join(os.path.dirname(__file__), "..", "..")
 # Data files: tables, not logic (style guide §2)
 DATA_FILES = {"target/i386/cpu-models.c", "target/i386/feature-words.c",
-              "hw/i386/pc.c", "target/i386/cpuid.c"}
+              "hw/i386/pc.c"}
+# Known to be over the limit, with the plan to fix it: cpuid.c (1200 lines)
+# is to lose its cache tables and Hyper-V leaves to files of their own.
+KNOWN_OVERSIZE = {"target/i386/cpuid.c"}
 
 
 def tracked_files():
@@ -55,7 +58,9 @@ def main():
             failures += 1
             print(f"not ok {n} - style/tabs/{f} # lines {tabs[:5]}")
         n += 1
-        if f not in DATA_FILES and len(lines) > 1000:
+        if f in KNOWN_OVERSIZE:
+            print(f"# {f}: {len(lines)} lines, known oversize (to be split)")
+        elif f not in DATA_FILES and len(lines) > 1000:
             failures += 1
             print(f"not ok {n} - style/size/{f} # {len(lines)} lines")
     print(f"1..{n}")
