@@ -535,9 +535,7 @@ static void configure_kernel_irqchip(MachineState *ms, MachineClass *mc)
     const char *s = ms->kernel_irqchip_str;
 
     if (!s) {
-        ms->kernel_irqchip = mc->default_kernel_irqchip_split
-                                 ? KERNEL_IRQCHIP_SPLIT
-                                 : KERNEL_IRQCHIP_ON;
+        ms->kernel_irqchip = machine_class_default_irqchip(mc);
     } else if (!strcmp(s, "on") || !strcmp(s, "true")) {
         ms->kernel_irqchip = KERNEL_IRQCHIP_ON;
     } else if (!strcmp(s, "off") || !strcmp(s, "false")) {
@@ -568,19 +566,13 @@ static void configure_accelerator(MachineState *ms, MachineClass *mc)
                 error_free(err);
                 continue;
             }
-            ms->cpu_env.accel = X86_ACCEL_KVM;
-            ms->cpu_env.host = ms->host;
-            ms->cpu_env.kernel_irqchip =
-                ms->kernel_irqchip != KERNEL_IRQCHIP_OFF;
-            ms->cpu_env.split_irqchip =
-                ms->kernel_irqchip == KERNEL_IRQCHIP_SPLIT;
-            ms->cpu_env.legacy_kvm_svm_default = mc->legacy_kvm_svm_default;
-            ms->cpu_env.legacy_kvm_x2apic_default =
-                mc->legacy_kvm_x2apic_default;
+            machine_class_init_cpu_env(mc, &ms->cpu_env, X86_ACCEL_KVM,
+                                       ms->host, ms->kernel_irqchip);
             return;
         }
         if (!strcmp(name, "qtest")) {
-            ms->cpu_env.accel = X86_ACCEL_QTEST;
+            machine_class_init_cpu_env(mc, &ms->cpu_env, X86_ACCEL_QTEST,
+                                       NULL, ms->kernel_irqchip);
             return;
         }
         if (!strcmp(name, "tcg")) {

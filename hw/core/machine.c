@@ -174,6 +174,28 @@ void machine_help(void)
 
 /* vCPUs --------------------------------------------------------------------- */
 
+KernelIrqchip machine_class_default_irqchip(MachineClass *mc)
+{
+    return mc->default_kernel_irqchip_split ? KERNEL_IRQCHIP_SPLIT
+                                            : KERNEL_IRQCHIP_ON;
+}
+
+void machine_class_init_cpu_env(MachineClass *mc, X86CPUEnv *env,
+                                X86Accel accel, const X86HostCaps *host,
+                                KernelIrqchip irqchip)
+{
+    memset(env, 0, sizeof(*env));
+    env->accel = accel;
+    if (accel != X86_ACCEL_KVM) {
+        return;
+    }
+    env->host = host;
+    env->kernel_irqchip = irqchip != KERNEL_IRQCHIP_OFF;
+    env->split_irqchip = irqchip == KERNEL_IRQCHIP_SPLIT;
+    env->legacy_kvm_svm_default = mc->legacy_kvm_svm_default;
+    env->legacy_kvm_x2apic_default = mc->legacy_kvm_x2apic_default;
+}
+
 bool machine_create_cpus(MachineState *ms, Error **errp)
 {
     MachineClass *mc = MACHINE_GET_CLASS(ms);

@@ -105,6 +105,17 @@ void compat_props_add(GPtrArray *arr, const GlobalProperty *props,
 extern MachineState *current_machine;
 
 /*
+ * The environment CPU expansion runs in for a machine type: accelerator,
+ * host, irqchip mode and the machine's legacy KVM defaults.  Shared by the
+ * emulator and by tools that compute CPUID tables offline (cpuid-table).
+ */
+void machine_class_init_cpu_env(MachineClass *mc, X86CPUEnv *env,
+                                X86Accel accel, const X86HostCaps *host,
+                                KernelIrqchip irqchip);
+/* The irqchip mode a machine type uses when kernel-irqchip is not given */
+KernelIrqchip machine_class_default_irqchip(MachineClass *mc);
+
+/*
  * Creates every vCPU as design §1/§2 say: class from -cpu (or the default
  * type), properties in precedence order, expansion, filtering, CPUID, and
  * adds it to /machine/unattached/device[N].
