@@ -365,7 +365,6 @@ static void x86_cpu_class_init(ObjectClass *oc, void *data)
     FIELD("check", PROP_KIND_BOOL, check_cpuid, "on");
     FIELD("enforce", PROP_KIND_BOOL, enforce_cpuid, "off");
     FIELD("kvm", PROP_KIND_BOOL, expose_kvm, "on");
-    FIELD("migratable", PROP_KIND_BOOL, migratable, "on");
     FIELD("full-cpuid-auto-level", PROP_KIND_BOOL, full_cpuid_auto_level, "on");
     FIELD("x-intel-pt-auto-level", PROP_KIND_BOOL, intel_pt_auto_level, "on");
     FIELD("l3-cache", PROP_KIND_BOOL, l3_cache, "on");
@@ -377,7 +376,6 @@ static void x86_cpu_class_init(ObjectClass *oc, void *data)
     FIELD("x-vendor-cpuid-only", PROP_KIND_BOOL, vendor_cpuid_only, "on");
     FIELD("fill-mtrr-mask", PROP_KIND_BOOL, fill_mtrr_mask, "on");
     FIELD("kvm-no-smi-migration", PROP_KIND_BOOL, kvm_no_smi_migration, "off");
-    FIELD("host-cache-info", PROP_KIND_BOOL, cache_info_passthrough, "off");
     FIELD("kvm-pv-enforce-cpuid", PROP_KIND_BOOL, kvm_pv_enforce_cpuid, "off");
     FIELD("pmu", PROP_KIND_BOOL, pmu, "off");
     FIELD("lmce", PROP_KIND_BOOL, lmce, "off");
@@ -386,6 +384,15 @@ static void x86_cpu_class_init(ObjectClass *oc, void *data)
     FIELD("host-phys-bits-limit", PROP_KIND_UINT8, host_phys_bits_limit, "0");
     FIELD("x-force-features", PROP_KIND_BOOL, force_features, "off");
     FIELD("apic-id", PROP_KIND_UINT32, apic_id, "4294967295");
+    FIELD("level-func7", PROP_KIND_UINT32, level_func7, "4294967295");
+    FIELD("start-powered-off", PROP_KIND_BOOL, start_powered_off, "off");
+    FIELD("tsc-frequency", PROP_KIND_INT64, tsc_frequency, "0");
+    FIELD("ucode-rev", PROP_KIND_UINT64, ucode_rev, "0");
+    FIELD("socket-id", PROP_KIND_INT32, socket_id, "-1");
+    FIELD("die-id", PROP_KIND_INT32, die_id, "-1");
+    FIELD("core-id", PROP_KIND_INT32, core_id, "-1");
+    FIELD("thread-id", PROP_KIND_INT32, thread_id, "-1");
+    FIELD("node-id", PROP_KIND_INT32, node_id, "-1");
 
     /* This tree's auto-enable switches; pc_compat_7_2 turns two off */
     FIELD("x-kvm-auto-enable-pv-eoi", PROP_KIND_BOOL, kvm_auto_enable_pv_eoi,
@@ -435,6 +442,10 @@ static void max_x86_cpu_initfn(Object *obj)
 static void max_x86_cpu_class_init(ObjectClass *oc, void *data)
 {
     X86CPUClass *xcc = X86_CPU_CLASS(oc);
+
+    /* Only max and host have these (named models are always migratable) */
+    FIELD("migratable", PROP_KIND_BOOL, migratable, "on");
+    FIELD("host-cache-info", PROP_KIND_BOOL, cache_info_passthrough, "off");
 
     xcc->ordering = 9;
     xcc->max_features = true;

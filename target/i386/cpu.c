@@ -195,6 +195,9 @@ static void x86_cpu_adjust_feat_level(X86CPU *cpu, FeatureWord w)
     switch (eax & 0xF0000000) {
     case 0x00000000:
         x86_cpu_adjust_level(&cpu->min_level, eax);
+        if (eax == 7) {
+            x86_cpu_adjust_level(&cpu->min_level_func7, wi->cpuid.ecx);
+        }
         break;
     case 0x80000000:
         x86_cpu_adjust_level(&cpu->min_xlevel, eax);
@@ -380,6 +383,9 @@ bool x86_cpu_expand_features(X86CPU *cpu, const X86CPUEnv *env, Error **errp)
     }
     if (cpu->xlevel2 == UINT32_MAX) {
         cpu->xlevel2 = cpu->min_xlevel2;
+    }
+    if (cpu->level_func7 == UINT32_MAX) {
+        cpu->level_func7 = cpu->min_level_func7;
     }
     return true;
 }

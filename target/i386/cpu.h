@@ -199,6 +199,7 @@ typedef struct X86CPU {
 
     uint32_t level, xlevel, xlevel2;          /* UINT32_MAX = automatic */
     uint32_t min_level, min_xlevel, min_xlevel2;
+    uint32_t level_func7, min_level_func7;    /* CPUID[7].EAX: subleaves */
     uint32_t family, model, stepping;
     char *vendor;
     char *model_id;
@@ -227,6 +228,10 @@ typedef struct X86CPU {
     uint32_t phys_bits;
     uint8_t host_phys_bits_limit;
     bool force_features;
+    bool start_powered_off;
+    int64_t tsc_frequency;
+    uint64_t ucode_rev;
+    int32_t socket_id, die_id, core_id, thread_id, node_id;
 
     /* This tree's auto-enable switches (design §2) */
     bool kvm_auto_enable_pv_eoi;

@@ -388,8 +388,7 @@ static void cpuid_ctx_init(CPUIDCtx *c, X86CPU *cpu, const X86CPUEnv *env)
     c->core_width = apicid_bitwidth_for_count(c->cores);
     c->die_width = apicid_bitwidth_for_count(c->dies);
     c->phys_bits = x86_cpu_phys_bits(cpu, env);
-    /* QEMU raises level-func7 with the other auto levels only */
-    c->func7_max = cpu->features[FEAT_7_1_EAX] && cpu->full_cpuid_auto_level;
+    c->func7_max = cpu->level_func7;
     /*
      * TODO: models with their own cache description (EPYC*, Dhyana) use it
      * when legacy-cache=off; those descriptions are not tabled yet, so
@@ -916,7 +915,9 @@ static void hyperv_add_leaves(GArray *t, X86CPU *cpu, const X86CPUEnv *env)
     uint32_t fn, sig[3];
     CPUIDRegs r;
 
-    pack_string(sig, 3, cpu->hyperv_vendor);
+    /* An unset hv-vendor-id reads "" and means Microsoft's */
+    pack_string(sig, 3, cpu->hyperv_vendor && cpu->hyperv_vendor[0]
+                            ? cpu->hyperv_vendor : "Microsoft Hv");
     r = (CPUIDRegs){ nested_eax ? HV_LEAF(0xa) : HV_LEAF(5), sig[0], sig[1],
                      sig[2] };
     table_add(t, HV_LEAF(0), 0, false, &r);

@@ -58,6 +58,9 @@ const HypervFeatureDef hyperv_features[HYPERV_FEAT__MAX] = {
         { { HV_LEAF3, R_EDX, BIT(14) } }, FEAT(TLBFLUSH) },
     [HYPERV_FEAT_TLBFLUSH_DIRECT] = { "hv-tlbflush-direct",
         "direct TLB flush", { { HV_LEAFA, R_EAX, BIT(17) } }, FEAT(VAPIC) },
+    [HYPERV_FEAT_SYNDBG] = { "hv-syndbg",
+        "Enlightened synthetic kernel debugger interface",
+        { { HV_LEAF3, R_EDX, BIT(11) } }, FEAT(SYNIC) | FEAT(RELAXED) },
 };
 
 static JsonNode *hv_get_bit(Object *obj, ObjectProperty *prop, Error **errp)
@@ -106,7 +109,8 @@ void x86_cpu_hyperv_register_props(ObjectClass *oc)
     }
     HV_FIELD("hv-spinlocks", PROP_KIND_UINT32, hyperv_spinlock_attempts,
              "4294967295");
-    HV_FIELD("hv-vendor-id", PROP_KIND_STRING, hyperv_vendor, "Microsoft Hv");
+    /* Unset reads ""; the Hyper-V leaves then say "Microsoft Hv" */
+    HV_FIELD("hv-vendor-id", PROP_KIND_STRING, hyperv_vendor, NULL);
     HV_FIELD("hv-version-id-build", PROP_KIND_UINT32, hyperv_ver_id_build,
              "0x3839");
     HV_FIELD("hv-version-id-major", PROP_KIND_UINT32, hyperv_ver_id_major,
