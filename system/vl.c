@@ -13,10 +13,12 @@
 #include <unistd.h>
 
 #include "chardev/char.h"
+#include "exec/memory.h"
 #include "hw/boards.h"
 #include "monitor/qmp.h"
 #include "qemu/option.h"
 #include "sysemu/kvm.h"
+#include "sysemu/qtest.h"
 #include "sysemu/runstate.h"
 #include "sysemu/sysemu.h"
 #include "target/i386/cpu.h"
@@ -36,6 +38,7 @@ typedef struct StartupConfig {
 } StartupConfig;
 
 static StartupConfig config;
+static const char *qtest_chrdev, *qtest_log;
 
 /* An option that exits after printing, like "-machine help" */
 static bool is_help_option(const char *arg)
@@ -289,6 +292,16 @@ static void opt_help(const char *opt, const char *arg)
     exit(0);
 }
 
+static void opt_qtest(const char *opt, const char *arg)
+{
+    qtest_chrdev = arg;
+}
+
+static void opt_qtest_log(const char *opt, const char *arg)
+{
+    qtest_log = arg;
+}
+
 /* Accepted for compatibility; nothing in this tree depends on them yet */
 static void opt_ignore(const char *opt, const char *arg)
 {
@@ -320,6 +333,8 @@ static const StartupOption startup_options[] = {
     { "initrd", OPT_ARG, opt_initrd },
     { "append", OPT_ARG, opt_append },
     { "msg", OPT_ARG, opt_msg },
+    { "qtest", OPT_ARG, opt_qtest },
+    { "qtest-log", OPT_ARG, opt_qtest_log },
     { "version", OPT_FLAG, opt_version },
     { "help", OPT_FLAG, opt_help },
     { "h", OPT_FLAG, opt_help },
@@ -628,8 +643,16 @@ int qemu_main(int argc, char **argv)
     parse_memory(ms);
     parse_smp(ms, mc);
     configure_kernel_irqchip(ms, mc);
+    if (!memory_machine_init(ms->ram_size, &err)) {
+        error_report_err(err);
+        exit(1);
+    }
     configure_accelerator(ms, mc);
     current_machine = ms;
+    if (qtest_chrdev && !qtest_server_init(qtest_chrdev, qtest_log, &err)) {
+        error_report_err(err);
+        exit(1);
+    }
 
     x86_cpu_set_default_version(mc->default_cpu_version);
     if (config.cpu_option) {

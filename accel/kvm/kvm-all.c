@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <linux/kvm.h>
 
+#include "exec/memory.h"
 #include "hw/boards.h"
 #include "sysemu/kvm.h"
 
@@ -49,20 +50,14 @@ bool kvm_available(void)
     return ok;
 }
 
-/* Guest RAM below the PCI hole, the rest from 4 GiB up (design §6) */
-#define PC_BELOW_4G_MAX 0x80000000ULL
-
 static bool kvm_set_ram(KVMState *s, uint64_t size, Error **errp)
 {
     struct kvm_userspace_memory_region r = { 0 };
     uint64_t below = MIN(size, PC_BELOW_4G_MAX);
 
-    s->ram = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (s->ram == MAP_FAILED) {
-        s->ram = NULL;
-        error_setg(errp, "cannot set up guest memory 'pc.ram': %s",
-                   strerror(errno));
+    /* The machine's RAM block (exec/memory.h), shared with qtest */
+    s->ram = memory_ram_alloc(size, errp);
+    if (!s->ram) {
         return false;
     }
     s->ram_size = size;
@@ -161,9 +156,6 @@ bool kvm_init(MachineState *ms, Error **errp)
     return true;
 
 fail:
-    if (s->ram) {
-        munmap(s->ram, s->ram_size);
-    }
     if (s->vm_fd >= 0) {
         close(s->vm_fd);
     }

@@ -1,0 +1,36 @@
+/*
+ * The qtest server: a line protocol on a chardev that lets a test program
+ * drive the machine (memory, ports, the virtual clock, IRQ lines) without
+ * running guest code.  The protocol is described in system/qtest.c.
+ */
+#ifndef SYSEMU_QTEST_H
+#define SYSEMU_QTEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "qapi/error.h"
+
+/*
+ * -qtest CHARDEV [-qtest-log FILE]: CHARDEV is "unix:PATH[,opts]" (the
+ * emulator connects to PATH unless server=on), "chardev:ID", "stdio" or
+ * "null".  log NULL logs to stderr, "none" does not log.
+ */
+bool qtest_server_init(const char *chrdev, const char *log, Error **errp);
+
+/* The machine runs under the qtest accelerator (no guest code at all) */
+bool qtest_enabled(void);
+
+/* QEMU_CLOCK_VIRTUAL under qtest: only clock_step / clock_set move it */
+int64_t qtest_clock_get_ns(void);
+
+/*
+ * For interrupt controllers: true if the test intercepts the inputs of
+ * the device called name ("ioapic"); then the controller hands every
+ * input change to qtest_irq_report() instead of acting on it.
+ */
+bool qtest_irq_intercepted(const char *name);
+/* Sends "IRQ raise N" / "IRQ lower N" when line n changes level */
+void qtest_irq_report(int n, int level);
+
+#endif
