@@ -259,9 +259,13 @@ static void print_features(GString *out, X86CPU *cpu)
         ObjectProperty *p = g_ptr_array_index(props, i);
         JsonNode *n;
         Error *err = NULL;
+        FeatureWord fw;
+        uint64_t mask;
         char *s;
 
-        if (!p->get || !strcmp(p->name, "feature-words") ||
+        /* Feature bits (and their aliases) are listed below, by location */
+        if (!p->get || x86_feature_lookup(p->name, &fw, &mask) ||
+            !strcmp(p->name, "feature-words") ||
             !strcmp(p->name, "filtered-features") ||
             (i > 0 && !strcmp(p->name, ((ObjectProperty *)
                                         g_ptr_array_index(props, i - 1))->name))) {
