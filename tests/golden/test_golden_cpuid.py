@@ -27,7 +27,7 @@ HOSTS = os.path.join(TOP, "tests", "data", "hosts")
 TOOL = os.environ.get("CPUID_TABLE",
                       os.path.join(TOP, "build", "tools", "cpuid-table"))
 REBASELINE = "scripts/update-golden-cpuid.sh && git diff tests/data/cpuid/"
-MAX_DIFFS = 5
+MAX_DIFFS = 3
 MODELS = ["qemu64", "kvm64", "Haswell", "Skylake-Server",
           "Cascadelake-Server", "Icelake-Server", "EPYC", "EPYC-Rome", "max"]
 
@@ -59,19 +59,38 @@ def compare(fresh):
     if not (missing or extra or changed):
         print("PASS: every table equals its golden copy")
         return 0
-    for f in changed[:MAX_DIFFS]:
+    # Which machine types changed, per host and model
+    per = {}
+    for f in changed:
+        host, machine, model = f.split("/")
+        per.setdefault(f"{host}/{model[:-4]}", []).append(machine)
+    print("Changed tables, per host/model:")
+    for k in sorted(per):
+        print(f"    {k} ({len(per[k])}): {' '.join(sorted(per[k]))}")
+    print()
+    # The same edit usually shows in many tables (every older machine
+    # type, every host): print each distinct change once, with its tables.
+    groups = {}
+    for f in changed:
         with open(os.path.join(GOLDEN, f)) as a, \
                 open(os.path.join(fresh, f)) as b:
-            sys.stdout.writelines(difflib.unified_diff(
-                a.readlines(), b.readlines(),
-                fromfile=f"tests/data/cpuid/{f}",
-                tofile=os.path.join(fresh, f), n=1))
-    if len(changed) > MAX_DIFFS:
-        print(f"... and {len(changed) - MAX_DIFFS} more changed tables:")
-        for f in changed[MAX_DIFFS:MAX_DIFFS + 40]:
-            print(f"    {f}")
-        if len(changed) > MAX_DIFFS + 40:
-            print("    ...")
+            la, lb = a.readlines(), b.readlines()
+        body = "".join(list(difflib.unified_diff(la, lb, n=1))[2:])
+        # Tables that differ by the same lines are one change
+        key = "".join(l for l in difflib.unified_diff(la, lb, n=0)
+                      if l[0] in "+-" and l[:3] not in ("---", "+++"))
+        groups.setdefault(key, [body, []])[1].append(f)
+    for i, (body, fs) in enumerate(groups.values()):
+        if i == MAX_DIFFS:
+            print(f"... and {len(groups) - MAX_DIFFS} more distinct changes")
+            break
+        print(f"--- tests/data/cpuid/{fs[0]}")
+        print(f"+++ {os.path.join(fresh, fs[0])}")
+        sys.stdout.write(body)
+        if len(fs) > 1:
+            more = ", ".join(fs[1:9]) + (", ..." if len(fs) > 9 else "")
+            print(f"(the same change in {len(fs) - 1} more tables: {more})")
+        print()
     for f in missing[:20]:
         print(f"missing (no longer generated): tests/data/cpuid/{f}")
     for f in extra[:20]:
