@@ -59,7 +59,7 @@ uint64_t memory_ram_size(void)
  * The RAM that holds guest address addr: sets *avail to the bytes of RAM
  * from addr to the end of its region and returns the host address, or
  * returns NULL and sets *avail to the bytes until the next RAM region
- * (UINT64_MAX - addr + 1 clipped to a sane value when none follows).
+ * (UINT64_MAX when none follows).
  */
 static uint8_t *ram_lookup(hwaddr addr, uint64_t *avail)
 {
@@ -91,8 +91,8 @@ void *memory_guest_ptr(hwaddr addr, uint64_t len)
 }
 
 /*
- * Walks addr..addr+len-1 (wrapping at 2^64 as the address arithmetic
- * does) in pieces that are either all RAM or all unmapped.
+ * Walks addr..addr+len-1 in pieces that are either all RAM or all
+ * unmapped; bytes past 2^64 - 1 are unmapped.
  */
 typedef void MemoryChunkFunc(uint8_t *host, uint64_t off, uint64_t n,
                              void *opaque);
@@ -104,7 +104,10 @@ static void memory_walk(hwaddr addr, uint64_t len, MemoryChunkFunc *fn,
 
     while (off < len) {
         uint64_t avail = UINT64_MAX;
-        uint8_t *host = ram ? ram_lookup(addr + off, &avail) : NULL;
+        /* Nothing wraps around the top of the address space */
+        bool wrapped = addr + off < addr;
+        uint8_t *host = ram && !wrapped ? ram_lookup(addr + off, &avail)
+                                        : NULL;
         uint64_t n = MIN(len - off, avail);
 
         fn(host, off, n, opaque);
