@@ -69,6 +69,7 @@
 #include "chardev/char.h"
 #include "exec/memory.h"
 #include "hw/boards.h"
+#include "hw/irq.h"
 #include "sysemu/qtest.h"
 
 #define QTEST_MAX_IRQ 256
@@ -529,10 +530,8 @@ static void cmd_set_irq_in(QTestServer *q, QTestRequest *r,
         qtest_sendf(q, "ERR invalid IRQ number '%s'\n", r->words[3]);
         return;
     }
-    /* No interrupt controller model yet: only an interceptor listens */
-    if (q->intercepted && !strcmp(q->intercepted, dev)) {
-        qtest_irq_report(num, level != 0);
-    }
+    /* The IOAPIC input is the GSI: KVM's irqchip or our interceptor */
+    pc_set_irq(num, level != 0);
     qtest_send(q, "OK\n");
 }
 
@@ -665,6 +664,14 @@ void qtest_irq_report(int n, int level)
     qtest_sendf(q, "IRQ %s %d\n", level ? "raise" : "lower", n);
 }
 
+/* Interrupt lines under -accel qtest: only an interceptor listens */
+static void qtest_pc_irq(int gsi, int level)
+{
+    if (qtest_irq_intercepted("ioapic")) {
+        qtest_irq_report(gsi, level);
+    }
+}
+
 /* Start-up -------------------------------------------------------------------- */
 
 static FILE *qtest_open_log(const char *path, Error **errp)
@@ -748,5 +755,8 @@ bool qtest_server_init(const char *chrdev, const char *log, Error **errp)
     }
     q->inbuf = g_string_new("");
     q->chr = chr;
+    if (qtest_enabled()) {
+        pc_set_irq_handler(qtest_pc_irq);
+    }
     return qemu_chr_set_handlers(chr, &h, errp);
 }
