@@ -9,7 +9,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "chardev/char.h"
@@ -302,6 +304,29 @@ static void opt_qtest_log(const char *opt, const char *arg)
     qtest_log = arg;
 }
 
+/* -run-with exit-with-parent=on (upstream's libqtest 10.x passes it) */
+static void opt_run_with(const char *opt, const char *arg)
+{
+    Error *err = NULL;
+    QemuOpts *opts = qemu_opts_parse(arg, NULL, &err);
+    const QemuOpt *unused;
+
+    if (!opts) {
+        fatal(opt, "%s", error_get_pretty(err));
+    }
+    if (qemu_opt_get_bool(opts, "exit-with-parent", false, &err)) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+    }
+    if (err) {
+        fatal(opt, "%s", error_get_pretty(err));
+    }
+    unused = qemu_opts_first_unused(opts);
+    if (unused) {
+        fatal(opt, "Invalid parameter '%s'", unused->name);
+    }
+    qemu_opts_free(opts);
+}
+
 /* Accepted for compatibility; nothing in this tree depends on them yet */
 static void opt_ignore(const char *opt, const char *arg)
 {
@@ -335,6 +360,7 @@ static const StartupOption startup_options[] = {
     { "msg", OPT_ARG, opt_msg },
     { "qtest", OPT_ARG, opt_qtest },
     { "qtest-log", OPT_ARG, opt_qtest_log },
+    { "run-with", OPT_ARG, opt_run_with },
     { "version", OPT_FLAG, opt_version },
     { "help", OPT_FLAG, opt_help },
     { "h", OPT_FLAG, opt_help },

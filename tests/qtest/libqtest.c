@@ -321,6 +321,11 @@ void qtest_state_free(QTestState *s)
     g_free(s);
 }
 
+int qtest_pid(QTestState *s)
+{
+    return s->pid;
+}
+
 JsonObject *qtest_qmp_greeting(QTestState *s)
 {
     return s->greeting;

@@ -38,6 +38,9 @@ void qtest_quit(QTestState *s);
 const char *qtest_get_stderr(QTestState *s);
 void qtest_state_free(QTestState *s);
 
+/* The emulator's process id (-1 after qtest_quit) */
+int qtest_pid(QTestState *s);
+
 /* The greeting's "QMP" object */
 JsonObject *qtest_qmp_greeting(QTestState *s);
 

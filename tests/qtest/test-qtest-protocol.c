@@ -388,6 +388,52 @@ static void test_log(void)
 }
 
 /*
+ * The emulator runs with exactly upstream's launch line: /bin/sh execs it,
+ * so its argv is the documented one, word for word.
+ */
+static void test_launch_line(void)
+{
+    QTestState *s = qtest_init("-machine none");
+    char *file = g_strdup_printf("/proc/%d/cmdline", qtest_pid(s));
+    char *raw = NULL, *expected, *p;
+    gsize len = 0;
+    const char *tmp = g_get_tmp_dir();
+    int pid = getpid();
+
+    g_assert_true(g_file_get_contents(file, &raw, &len, NULL));
+    for (p = raw; p < raw + len - 1; p++) {
+        if (!*p) {
+            *p = ' ';
+        }
+    }
+    expected = g_strdup_printf(
+        "%s -qtest unix:%s/qtest-%d.sock -qtest-log %s "
+        "-chardev socket,path=%s/qtest-%d.qmp,id=char0 "
+        "-mon chardev=char0,mode=control -display none -audio none "
+        "-machine none -accel qtest",
+        g_getenv("QTEST_QEMU_BINARY"), tmp, pid,
+        g_getenv("QTEST_LOG") ? "/dev/fd/2" : "/dev/null", tmp, pid);
+    g_assert_cmpstr(raw, ==, expected);
+    qtest_quit(s);
+    qtest_state_free(s);
+    g_free(expected);
+    g_free(raw);
+    g_free(file);
+}
+
+/* What upstream's libqtest of other versions adds to the line */
+static void test_launch_variants(void)
+{
+    static const Exchange x[] = {
+        { "endianness", "OK little" },
+    };
+    /* 10.x: -run-with exit-with-parent=on */
+    RUN_TABLE("-run-with exit-with-parent=on", x);
+    /* The probe instance, with the options libvirt-style callers add */
+    RUN_TABLE("-machine none -nodefaults -no-user-config", x);
+}
+
+/*
  * With -accel kvm first on the line KVM wins: the clock commands are then
  * unknown (as in QEMU), and qtest sees the RAM the VM has.
  */
@@ -438,5 +484,7 @@ int main(int argc, char **argv)
     g_test_add_func("/qtest/protocol/libqtest-helpers", test_helpers);
     g_test_add_func("/qtest/protocol/log", test_log);
     g_test_add_func("/qtest/protocol/kvm-first", test_kvm_first);
+    g_test_add_func("/qtest/protocol/launch/line", test_launch_line);
+    g_test_add_func("/qtest/protocol/launch/variants", test_launch_variants);
     return g_test_run();
 }

@@ -213,6 +213,8 @@ static void test_plus_minus(void)
                             "Don't mix both \"-mce\" and \"mce=on\""));
     g_assert_nonnull(strstr(err, "Ambiguous CPU model string. "
                             "Don't mix both \"+cx8\" and \"cx8=off\""));
+    g_assert_nonnull(strstr(err, "Compatibility of ambiguous CPU model "
+                            "strings won't be kept on future QEMU versions"));
     qtest_state_free(s);
     g_free(path);
 }
