@@ -9,22 +9,38 @@
 
 #include "chardev/char.h"
 #include "qemu/option.h"
+#include "qom/object.h"
+
+#define TYPE_CHARDEV "chardev"
+#define TYPE_CHARDEV_FD "chardev-fd"
+#define TYPE_CHARDEV_SOCKET "chardev-socket"
+
+/* Output a peer may leave unread before it is considered gone */
+#define CHR_MAX_QUEUED (64 * 1024 * 1024)
 
 struct Chardev {
+    Object parent_obj;
     char *id;
     int in_fd, out_fd;     /* the connection (or stdio/file fds) */
     int listen_fd;         /* server sockets */
-    guint in_watch, listen_watch;
+    guint in_watch, out_watch, listen_watch, broken_idle;
     bool connected;
+    bool is_socket;        /* non-blocking connection, send() */
+    bool read_paused;      /* the frontend's can_read said 0 */
     bool has_frontend;
     ChardevHandlers handlers;
+    GByteArray *outq;      /* output the peer has not taken yet */
+    char *unlink_path;     /* listening socket file, removed at exit */
     /* Called after a connection ends (servers listen again) */
     void (*disconnected)(Chardev *chr);
 };
 
 void qemu_chr_fd_attach(Chardev *chr, int in_fd, int out_fd);
 void qemu_chr_fd_detach(Chardev *chr);
-gboolean qemu_chr_fd_readable(gint fd, GIOCondition cond, gpointer opaque);
 bool qemu_chr_open_socket(Chardev *chr, QemuOpts *opts, Error **errp);
+void qemu_chr_register_cleanup(void);
+/* qemu_opt_get_bool() with a separate success result */
+bool qemu_chr_opt_bool(QemuOpts *opts, const char *name, bool defval,
+                       bool *out, Error **errp);
 
 #endif

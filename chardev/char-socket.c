@@ -1,15 +1,21 @@
 /*
- * Unix stream socket chardev: a server that accepts one client at a time
- * (and listens again when it leaves), a client that connects at start-up
- * (how upstream's libqtest wants it), or an inherited listening fd
- * (fd=N, as libvirt passes its monitor socket).
+ * Unix stream socket chardev:
+ *  - server=on: listen on path= (or on an inherited listening fd=N, as
+ *    libvirt passes its monitor socket); one client at a time, and the
+ *    next one is accepted when it leaves.  wait=on (the default for a
+ *    server) blocks start-up until the first client connects.
+ *  - server=off (the default): connect at start-up to a socket someone
+ *    else listens on, as upstream's libqtest wants; fd=N may also be an
+ *    already connected socket.
+ * The socket file a server created is removed at exit.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -22,9 +28,10 @@ static gboolean socket_accept(gint fd, GIOCondition cond, gpointer opaque)
 
     cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
     if (cfd < 0) {
+        /* EAGAIN/ECONNABORTED/EMFILE...: keep listening */
         return G_SOURCE_CONTINUE;
     }
-    /* One client at a time: wait for the current one to leave */
+    /* One client at a time: later ones wait in the backlog */
     chr->listen_watch = 0;
     qemu_chr_fd_attach(chr, cfd, cfd);
     return G_SOURCE_REMOVE;
@@ -51,39 +58,108 @@ static bool socket_fill_addr(struct sockaddr_un *sa, const char *path,
     return true;
 }
 
+/* Blocks until the first client connects (server=on,wait=on). */
+static void socket_wait_client(Chardev *chr, const char *desc)
+{
+    int cfd;
+
+    error_report("info: QEMU waiting for connection on: disconnected:%s,"
+                 "server=on", desc);
+    g_unix_set_fd_nonblocking(chr->listen_fd, FALSE, NULL);
+    do {
+        cfd = accept4(chr->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+    } while (cfd < 0 && errno == EINTR);
+    g_unix_set_fd_nonblocking(chr->listen_fd, TRUE, NULL);
+    if (cfd >= 0) {
+        qemu_chr_fd_attach(chr, cfd, cfd);
+    } else {
+        socket_listen_again(chr);
+    }
+}
+
+static bool socket_open_fd(Chardev *chr, const char *fdstr, bool server,
+                           bool wait, Error **errp)
+{
+    int listening = 0;
+    socklen_t optlen = sizeof(listening);
+    struct stat st;
+    char *end;
+    long n;
+
+    errno = 0;
+    n = strtol(fdstr, &end, 10);
+    if (!*fdstr || *end || errno || n < 0 || n > INT32_MAX) {
+        error_setg(errp, "Unable to parse FD number %s", fdstr);
+        return false;
+    }
+    if (fstat(n, &st) < 0 || !S_ISSOCK(st.st_mode)) {
+        error_setg(errp, "File descriptor '%s' is not a socket", fdstr);
+        return false;
+    }
+    fcntl(n, F_SETFD, FD_CLOEXEC);
+    getsockopt(n, SOL_SOCKET, SO_ACCEPTCONN, &listening, &optlen);
+    if (!listening && !server) {
+        /* an already connected socket handed to us */
+        qemu_chr_fd_attach(chr, n, n);
+        return true;
+    }
+    if (!listening) {
+        error_setg(errp, "File descriptor '%s' is not a listening socket",
+                   fdstr);
+        return false;
+    }
+    chr->listen_fd = n;
+    g_unix_set_fd_nonblocking(n, TRUE, NULL);
+    chr->disconnected = socket_listen_again;
+    if (server && wait) {
+        char *desc = g_strdup_printf("fd:%s", fdstr);
+        socket_wait_client(chr, desc);
+        g_free(desc);
+    } else {
+        socket_listen_again(chr);
+    }
+    return true;
+}
+
 bool qemu_chr_open_socket(Chardev *chr, QemuOpts *opts, Error **errp)
 {
     const char *path = qemu_opt_get(opts, "path");
     const char *fdstr = qemu_opt_get(opts, "fd");
-    Error *err = NULL;
-    bool server = qemu_opt_get_bool(opts, "server", false, &err);
-    bool wait = qemu_opt_get_bool(opts, "wait", true, &err);
+    const char *reconnect = qemu_opt_get(opts, "reconnect");
+    bool server, wait;
     struct sockaddr_un sa;
+    char *desc;
     int fd;
 
-    qemu_opt_get(opts, "id");
-    qemu_opt_get(opts, "telnet");
-    if (err) {
-        error_propagate(errp, err);
+    if (!qemu_chr_opt_bool(opts, "server", false, &server, errp) ||
+        !qemu_chr_opt_bool(opts, "wait", server, &wait, errp)) {
+        return false;
+    }
+    chr->is_socket = true;
+    if ((path && fdstr) ||
+        ((path || fdstr) && qemu_opt_get(opts, "host"))) {
+        error_setg(errp, "None or one of 'path', 'fd' or 'host' option "
+                   "required.");
+        return false;
+    }
+    if (!server && qemu_opt_get(opts, "wait")) {
+        error_setg(errp, "'wait' option is incompatible with socket in "
+                   "client connect mode");
+        return false;
+    }
+    if (reconnect && strcmp(reconnect, "0")) {
+        error_setg(errp, "chardev option 'reconnect' is not supported by "
+                   "this build");
         return false;
     }
     if (fdstr) {
-        char *end;
-        long n = strtol(fdstr, &end, 10);
-        if (!*fdstr || *end || n < 0 || fcntl(n, F_GETFD) < 0) {
-            error_setg(errp, "Unable to parse FD number %s", fdstr);
-            return false;
-        }
-        fcntl(n, F_SETFD, FD_CLOEXEC);
-        chr->listen_fd = n;
-        chr->disconnected = socket_listen_again;
-        socket_listen_again(chr);
-        return true;
+        return socket_open_fd(chr, fdstr, server, wait, errp);
     }
     if (!path) {
         if (qemu_opt_get(opts, "host") || qemu_opt_get(opts, "port")) {
             error_setg(errp, "TCP sockets are not supported by this build");
         } else {
+            /* QEMU's text when neither path nor fd is given */
             error_setg(errp, "Unable to parse FD number ");
         }
         return false;
@@ -106,6 +182,7 @@ bool qemu_chr_open_socket(Chardev *chr, QemuOpts *opts, Error **errp)
         qemu_chr_fd_attach(chr, fd, fd);
         return true;
     }
+    /* A stale file from an earlier run would make bind() fail */
     unlink(path);
     if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
         listen(fd, 1) < 0) {
@@ -114,21 +191,16 @@ bool qemu_chr_open_socket(Chardev *chr, QemuOpts *opts, Error **errp)
         close(fd);
         return false;
     }
+    g_unix_set_fd_nonblocking(fd, TRUE, NULL);
     chr->listen_fd = fd;
+    chr->unlink_path = g_strdup(path);
     chr->disconnected = socket_listen_again;
     if (wait) {
-        int cfd;
-        fprintf(stderr, "qemu-system-x86_64: -chardev socket,path=%s: "
-                "info: QEMU waiting for connection on: disconnected:unix:%s,"
-                "server=on\n", path, path);
-        do {
-            cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
-        } while (cfd < 0 && errno == EINTR);
-        if (cfd >= 0) {
-            qemu_chr_fd_attach(chr, cfd, cfd);
-            return true;
-        }
+        desc = g_strdup_printf("unix:%s", path);
+        socket_wait_client(chr, desc);
+        g_free(desc);
+    } else {
+        socket_listen_again(chr);
     }
-    socket_listen_again(chr);
     return true;
 }

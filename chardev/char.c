@@ -1,30 +1,83 @@
 /*
- * Character devices: parsing -chardev, the registry, and the simple
- * backends (stdio, null, file).  Sockets are in char-socket.c.
+ * Character devices: parsing -chardev, the registry (/chardevs in the QOM
+ * tree), the fd plumbing every backend shares, and the simple backends
+ * (stdio, null, file).  Sockets are in char-socket.c.
+ *
+ * Connection fds of sockets are non-blocking: a write the peer cannot take
+ * at once is queued and flushed from a G_IO_OUT watch, so a client that
+ * stops reading never stalls the main loop (and with it every vCPU stop,
+ * event and other monitor).  A peer that leaves more than CHR_MAX_QUEUED
+ * bytes unread is disconnected.  Errors on write are handled from an idle
+ * callback, because the writer is often the frontend's own read handler.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "chardev/char-internal.h"
 #include "qemu/option.h"
 
 static GHashTable *chardevs; /* id -> Chardev* */
+static bool stdio_in_use;
+static bool stdio_tty_saved;
+static struct termios stdio_tty;
 
 Chardev *qemu_chr_find(const char *id)
 {
-    return chardevs ? g_hash_table_lookup(chardevs, id) : NULL;
+    return chardevs && id ? g_hash_table_lookup(chardevs, id) : NULL;
+}
+
+const char *qemu_chr_get_id(Chardev *chr)
+{
+    return chr->id;
+}
+
+bool qemu_chr_is_connected(Chardev *chr)
+{
+    return chr->connected;
+}
+
+bool qemu_chr_opt_bool(QemuOpts *opts, const char *name, bool defval,
+                       bool *out, Error **errp)
+{
+    Error *err = NULL;
+
+    *out = qemu_opt_get_bool(opts, name, defval, &err);
+    if (err) {
+        error_propagate(errp, err);
+        return false;
+    }
+    return true;
+}
+
+/* Connection I/O ------------------------------------------------------------ */
+
+static gboolean chr_readable(gint fd, GIOCondition cond, gpointer opaque);
+
+static void chr_watch_input(Chardev *chr)
+{
+    if (chr->in_fd >= 0 && !chr->in_watch && !chr->read_paused) {
+        chr->in_watch = g_unix_fd_add(chr->in_fd,
+                                      G_IO_IN | G_IO_HUP | G_IO_ERR,
+                                      chr_readable, chr);
+    }
 }
 
 void qemu_chr_fd_attach(Chardev *chr, int in_fd, int out_fd)
 {
     chr->in_fd = in_fd;
     chr->out_fd = out_fd;
-    if (in_fd >= 0) {
-        chr->in_watch = g_unix_fd_add(in_fd, G_IO_IN | G_IO_HUP | G_IO_ERR,
-                                      qemu_chr_fd_readable, chr);
+    chr->read_paused = false;
+    if (chr->is_socket) {
+        g_unix_set_fd_nonblocking(in_fd, TRUE, NULL);
     }
+    chr_watch_input(chr);
     chr->connected = true;
     if (chr->handlers.event) {
         chr->handlers.event(chr->handlers.opaque, CHR_EVENT_OPENED);
@@ -36,6 +89,17 @@ void qemu_chr_fd_detach(Chardev *chr)
     if (chr->in_watch) {
         g_source_remove(chr->in_watch);
         chr->in_watch = 0;
+    }
+    if (chr->out_watch) {
+        g_source_remove(chr->out_watch);
+        chr->out_watch = 0;
+    }
+    if (chr->broken_idle) {
+        g_source_remove(chr->broken_idle);
+        chr->broken_idle = 0;
+    }
+    if (chr->outq) {
+        g_byte_array_set_size(chr->outq, 0);
     }
     if (chr->in_fd >= 0 && chr->in_fd != STDIN_FILENO) {
         close(chr->in_fd);
@@ -56,13 +120,50 @@ void qemu_chr_fd_detach(Chardev *chr)
     }
 }
 
-gboolean qemu_chr_fd_readable(gint fd, GIOCondition cond, gpointer opaque)
+void qemu_chr_disconnect(Chardev *chr)
+{
+    if (chr->in_fd >= 0 || chr->out_fd >= 0) {
+        qemu_chr_fd_detach(chr);
+    }
+}
+
+static gboolean chr_broken_cb(gpointer opaque)
+{
+    Chardev *chr = opaque;
+
+    chr->broken_idle = 0;
+    qemu_chr_disconnect(chr);
+    return G_SOURCE_REMOVE;
+}
+
+/* The peer is gone; tell the frontend later, not from inside its handler. */
+static void chr_mark_broken(Chardev *chr)
+{
+    if (chr->outq) {
+        g_byte_array_set_size(chr->outq, 0);
+    }
+    if (!chr->broken_idle) {
+        chr->broken_idle = g_idle_add(chr_broken_cb, chr);
+    }
+}
+
+static gboolean chr_readable(gint fd, GIOCondition cond, gpointer opaque)
 {
     Chardev *chr = opaque;
     uint8_t buf[4096];
+    size_t want = sizeof(buf);
     ssize_t n;
 
-    n = read(fd, buf, sizeof(buf));
+    if (chr->handlers.can_read) {
+        size_t room = chr->handlers.can_read(chr->handlers.opaque);
+        if (!room) {
+            chr->read_paused = true;
+            chr->in_watch = 0;
+            return G_SOURCE_REMOVE;
+        }
+        want = MIN(want, room);
+    }
+    n = read(fd, buf, want);
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
         return G_SOURCE_CONTINUE;
     }
@@ -77,42 +178,100 @@ gboolean qemu_chr_fd_readable(gint fd, GIOCondition cond, gpointer opaque)
     return G_SOURCE_CONTINUE;
 }
 
-bool qemu_chr_write_all(Chardev *chr, const uint8_t *buf, size_t len)
+void qemu_chr_accept_input(Chardev *chr)
 {
-    while (len && chr->out_fd >= 0) {
-        ssize_t n = write(chr->out_fd, buf, len);
+    if (chr->read_paused) {
+        chr->read_paused = false;
+        chr_watch_input(chr);
+    }
+}
+
+/* Writes what the fd takes now; returns bytes written or -1 on error. */
+static ssize_t chr_write_some(Chardev *chr, const uint8_t *buf, size_t len)
+{
+    size_t done = 0;
+
+    while (done < len) {
+        ssize_t n = chr->is_socket
+            ? send(chr->out_fd, buf + done, len - done, MSG_NOSIGNAL)
+            : write(chr->out_fd, buf + done, len - done);
         if (n < 0 && errno == EINTR) {
             continue;
         }
         if (n < 0 && errno == EAGAIN) {
-            /* A slow reader: wait until it can take more */
-            GPollFD p = { .fd = chr->out_fd, .events = G_IO_OUT };
-            if (g_poll(&p, 1, 5000) <= 0) {
-                qemu_chr_fd_detach(chr);
-                return false;
+            if (chr->is_socket) {
+                break;
             }
+            /* stdout or a file someone made non-blocking: just wait */
+            struct pollfd p = { .fd = chr->out_fd, .events = POLLOUT };
+            poll(&p, 1, 1000);
             continue;
         }
         if (n <= 0) {
-            qemu_chr_fd_detach(chr);
-            return false;
+            return -1;
         }
-        buf += n;
-        len -= n;
+        done += n;
     }
-    return len == 0;
+    return done;
 }
 
-bool qemu_chr_is_connected(Chardev *chr)
+static gboolean chr_writable(gint fd, GIOCondition cond, gpointer opaque)
 {
-    return chr->connected;
+    Chardev *chr = opaque;
+    ssize_t n = chr_write_some(chr, chr->outq->data, chr->outq->len);
+
+    if (n < 0) {
+        chr->out_watch = 0;
+        chr_mark_broken(chr);
+        return G_SOURCE_REMOVE;
+    }
+    g_byte_array_remove_range(chr->outq, 0, n);
+    if (!chr->outq->len) {
+        chr->out_watch = 0;
+        return G_SOURCE_REMOVE;
+    }
+    return G_SOURCE_CONTINUE;
+}
+
+bool qemu_chr_write_all(Chardev *chr, const uint8_t *buf, size_t len)
+{
+    ssize_t n = 0;
+
+    if (!chr->connected || chr->broken_idle) {
+        return false;
+    }
+    if (chr->out_fd < 0) {
+        return true; /* null backend, or stdio with a closed stdout */
+    }
+    if (!chr->outq) {
+        chr->outq = g_byte_array_new();
+    }
+    if (!chr->outq->len) {
+        n = chr_write_some(chr, buf, len);
+        if (n < 0) {
+            chr_mark_broken(chr);
+            return false;
+        }
+    }
+    if ((size_t)n < len) {
+        if (chr->outq->len + (len - n) > CHR_MAX_QUEUED) {
+            chr_mark_broken(chr);
+            return false;
+        }
+        g_byte_array_append(chr->outq, buf + n, len - n);
+        if (!chr->out_watch) {
+            chr->out_watch = g_unix_fd_add(chr->out_fd, G_IO_OUT,
+                                           chr_writable, chr);
+        }
+    }
+    return true;
 }
 
 bool qemu_chr_set_handlers(Chardev *chr, const ChardevHandlers *h,
                            Error **errp)
 {
     if (chr->has_frontend) {
-        error_setg(errp, "chardev '%s' is already in use", chr->id);
+        error_setg(errp, "Device '%s' is in use", chr->id);
         return false;
     }
     chr->has_frontend = true;
@@ -123,17 +282,108 @@ bool qemu_chr_set_handlers(Chardev *chr, const ChardevHandlers *h,
     return true;
 }
 
-static Chardev *chr_alloc(const char *id)
-{
-    Chardev *chr = g_new0(Chardev, 1);
+/* Exit ------------------------------------------------------------------------ */
 
-    chr->id = g_strdup(id);
-    chr->in_fd = chr->out_fd = chr->listen_fd = -1;
-    return chr;
+static void chr_flush_queue(Chardev *chr, gint64 deadline)
+{
+    while (chr->outq && chr->outq->len && chr->out_fd >= 0 &&
+           !chr->broken_idle) {
+        struct pollfd p = { .fd = chr->out_fd, .events = POLLOUT };
+        gint64 left = (deadline - g_get_monotonic_time()) / 1000;
+        ssize_t n;
+
+        if (left <= 0 || poll(&p, 1, left) <= 0) {
+            return;
+        }
+        n = chr_write_some(chr, chr->outq->data, chr->outq->len);
+        if (n < 0) {
+            return;
+        }
+        g_byte_array_remove_range(chr->outq, 0, n);
+    }
+}
+
+void qemu_chr_cleanup(void)
+{
+    gint64 deadline = g_get_monotonic_time() + G_USEC_PER_SEC;
+    GHashTableIter it;
+    gpointer value;
+
+    if (stdio_tty_saved) {
+        tcsetattr(STDIN_FILENO, TCSANOW, &stdio_tty);
+        stdio_tty_saved = false;
+    }
+    if (!chardevs) {
+        return;
+    }
+    g_hash_table_iter_init(&it, chardevs);
+    while (g_hash_table_iter_next(&it, NULL, &value)) {
+        Chardev *chr = value;
+
+        /* A reply to "quit" must reach the client before we exit */
+        chr_flush_queue(chr, deadline);
+        if (chr->unlink_path) {
+            unlink(chr->unlink_path);
+            g_free(chr->unlink_path);
+            chr->unlink_path = NULL;
+        }
+    }
+}
+
+void qemu_chr_register_cleanup(void)
+{
+    static bool done;
+
+    if (!done) {
+        done = true;
+        /* A peer that vanished must not kill us with SIGPIPE */
+        signal(SIGPIPE, SIG_IGN);
+        atexit(qemu_chr_cleanup);
+    }
+}
+
+/* Simple backends ------------------------------------------------------------ */
+
+/*
+ * A terminal on stdin: byte-at-a-time input without echo, so a guest
+ * console behaves; Ctrl-C still signals unless signal=off.
+ */
+static void stdio_set_raw(bool keep_signals)
+{
+    struct termios tty;
+
+    if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, &stdio_tty) < 0) {
+        return;
+    }
+    stdio_tty_saved = true;
+    tty = stdio_tty;
+    tty.c_iflag &= ~(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR |
+                     ICRNL | IXON);
+    tty.c_oflag |= OPOST;
+    tty.c_lflag &= ~(ECHO | ECHONL | ICANON | IEXTEN);
+    if (!keep_signals) {
+        tty.c_lflag &= ~ISIG;
+    }
+    tty.c_cflag &= ~(CSIZE | PARENB);
+    tty.c_cflag |= CS8;
+    tty.c_cc[VMIN] = 1;
+    tty.c_cc[VTIME] = 0;
+    tcsetattr(STDIN_FILENO, TCSANOW, &tty);
 }
 
 static bool chr_open_stdio(Chardev *chr, QemuOpts *opts, Error **errp)
 {
+    bool sig;
+
+    if (stdio_in_use) {
+        error_setg(errp, "cannot use stdio by multiple character devices");
+        return false;
+    }
+    if (!qemu_chr_opt_bool(opts, "signal", true, &sig, errp)) {
+        return false;
+    }
+    stdio_in_use = true;
+    stdio_set_raw(sig);
     qemu_chr_fd_attach(chr, STDIN_FILENO, STDOUT_FILENO);
     return true;
 }
@@ -147,9 +397,12 @@ static bool chr_open_null(Chardev *chr, QemuOpts *opts, Error **errp)
 static bool chr_open_file(Chardev *chr, QemuOpts *opts, Error **errp)
 {
     const char *path = qemu_opt_get(opts, "path");
-    bool append = qemu_opt_get_bool(opts, "append", false, NULL);
+    bool append;
     int fd;
 
+    if (!qemu_chr_opt_bool(opts, "append", false, &append, errp)) {
+        return false;
+    }
     if (!path) {
         error_setg(errp, "chardev: file: no filename given");
         return false;
@@ -165,15 +418,106 @@ static bool chr_open_file(Chardev *chr, QemuOpts *opts, Error **errp)
     return true;
 }
 
+/* Registry and option parsing ------------------------------------------------ */
+
 static const struct {
     const char *name;
+    const char *type;
     bool (*open)(Chardev *chr, QemuOpts *opts, Error **errp);
 } chardev_backends[] = {
-    { "socket", qemu_chr_open_socket },
-    { "stdio", chr_open_stdio },
-    { "null", chr_open_null },
-    { "file", chr_open_file },
+    { "socket", TYPE_CHARDEV_SOCKET, qemu_chr_open_socket },
+    { "stdio", "chardev-stdio", chr_open_stdio },
+    { "null", "chardev-null", chr_open_null },
+    { "file", "chardev-file", chr_open_file },
 };
+
+/*
+ * Keys -chardev accepts for every backend (QEMU checks the union, not per
+ * backend); keys whose feature this build lacks are refused in
+ * chr_check_unsupported().
+ */
+static const char *const chardev_keys[] = {
+    "backend", "id", "path", "fd", "server", "wait", "append", "signal",
+    "mux", "logfile", "logappend", "host", "port", "to", "ipv4", "ipv6",
+    "delay", "nodelay", "reconnect", "telnet", "tn3270", "websocket",
+    "abstract", "tight", "local", "localaddr", "localport", "tls-creds",
+    "tls-authz", "name", "debug", "size", "chardev", "width", "height",
+    "cols", "rows", NULL,
+};
+
+static bool chr_check_keys(QemuOpts *opts, Error **errp)
+{
+    guint i;
+
+    for (i = 0; i < opts->opts->len; i++) {
+        QemuOpt *o = g_ptr_array_index(opts->opts, i);
+        if (!g_strv_contains(chardev_keys, o->name)) {
+            error_setg(errp, "Invalid parameter '%s'", o->name);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool chr_check_unsupported(QemuOpts *opts, Error **errp)
+{
+    static const char *const off_ok[] = {
+        "mux", "telnet", "tn3270", "websocket", NULL,
+    };
+    bool on;
+    int i;
+
+    for (i = 0; off_ok[i]; i++) {
+        if (!qemu_chr_opt_bool(opts, off_ok[i], false, &on, errp)) {
+            return false;
+        }
+        if (on) {
+            error_setg(errp, "chardev option '%s' is not supported by this "
+                       "build", off_ok[i]);
+            return false;
+        }
+    }
+    if (qemu_opt_get(opts, "logfile")) {
+        error_setg(errp, "chardev option 'logfile' is not supported by this "
+                   "build");
+        return false;
+    }
+    return true;
+}
+
+static bool id_wellformed(const char *id)
+{
+    const char *p;
+
+    if (!g_ascii_isalpha(id[0])) {
+        return false;
+    }
+    for (p = id; *p; p++) {
+        if (!g_ascii_isalnum(*p) && !strchr("-._", *p)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void chardev_register_types(void)
+{
+    static const TypeInfo types[] = {
+        { .name = TYPE_CHARDEV, .parent = TYPE_OBJECT,
+          .instance_size = sizeof(Chardev), .abstract = true },
+        { .name = TYPE_CHARDEV_FD, .parent = TYPE_CHARDEV, .abstract = true },
+        { .name = "chardev-file", .parent = TYPE_CHARDEV_FD },
+        { .name = "chardev-stdio", .parent = TYPE_CHARDEV_FD },
+        { .name = "chardev-null", .parent = TYPE_CHARDEV },
+        { .name = TYPE_CHARDEV_SOCKET, .parent = TYPE_CHARDEV },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(types); i++) {
+        type_register_static(&types[i]);
+    }
+}
+type_init(chardev_register_types)
 
 static Chardev *chr_new(const char *id, QemuOpts *opts, Error **errp)
 {
@@ -181,8 +525,11 @@ static Chardev *chr_new(const char *id, QemuOpts *opts, Error **errp)
     Chardev *chr;
     size_t i;
 
+    if (!chr_check_keys(opts, errp)) {
+        return NULL;
+    }
     if (!backend) {
-        error_setg(errp, "chardev: \"%s\" missing backend", id ? id : "");
+        error_setg(errp, "chardev: \"%s\" missing backend", id);
         return NULL;
     }
     for (i = 0; i < G_N_ELEMENTS(chardev_backends); i++) {
@@ -195,20 +542,27 @@ static Chardev *chr_new(const char *id, QemuOpts *opts, Error **errp)
         return NULL;
     }
     if (qemu_chr_find(id)) {
-        error_setg(errp, "attempt to add duplicate property '%s' to object "
-                   "(type 'container')", id);
+        error_setg(errp, "Duplicate ID '%s' for chardev", id);
         return NULL;
     }
-    chr = chr_alloc(id);
+    if (!chr_check_unsupported(opts, errp)) {
+        return NULL;
+    }
+    qemu_chr_register_cleanup();
+    chr = (Chardev *)object_new(chardev_backends[i].type);
+    chr->id = g_strdup(id);
+    chr->in_fd = chr->out_fd = chr->listen_fd = -1;
     if (!chardev_backends[i].open(chr, opts, errp)) {
         g_free(chr->id);
-        g_free(chr);
+        object_unref(OBJECT(chr));
         return NULL;
     }
     if (!chardevs) {
         chardevs = g_hash_table_new(g_str_hash, g_str_equal);
     }
     g_hash_table_insert(chardevs, chr->id, chr);
+    object_property_add_child(object_get_container("chardevs"), chr->id,
+                              OBJECT(chr));
     return chr;
 }
 
@@ -230,18 +584,24 @@ bool qemu_chardev_add(const char *optstr, Error **errp)
 {
     QemuOpts *opts = qemu_opts_parse(optstr, "backend", errp);
     const char *id;
-    Chardev *chr;
+    Chardev *chr = NULL;
 
     if (!opts) {
         return false;
     }
     id = qemu_opt_get(opts, "id");
-    if (!id) {
+    if (!chr_check_keys(opts, errp)) {
+        /* reported first, as QEMU validates options before their values */
+    } else if (!id) {
+        /* QEMU says "chardev: no id specified"; kept as the tests expect */
         error_setg(errp, "Parameter 'id' is missing");
-        qemu_opts_free(opts);
-        return false;
+    } else if (!id_wellformed(id)) {
+        error_setg(errp, "Parameter 'id' expects an identifier");
+        error_append_hint(errp, "Identifiers consist of letters, digits, "
+                          "'-', '.', '_', starting with a letter.\n");
+    } else {
+        chr = chr_new(id, opts, errp);
     }
-    chr = chr_new(id, opts, errp);
     qemu_opts_free(opts);
     return chr != NULL;
 }

@@ -16,8 +16,55 @@
 #include "sysemu/runstate.h"
 #include "sysemu/sysemu.h"
 
+/* Wraps a new object/array in a node, handing over our reference */
+static JsonNode *take_object(JsonObject *o)
+{
+    JsonNode *n = json_node_init(json_node_alloc(), JSON_NODE_OBJECT);
+
+    json_node_take_object(n, o);
+    return n;
+}
+
+static JsonNode *take_array(JsonArray *a)
+{
+    JsonNode *n = json_node_init(json_node_alloc(), JSON_NODE_ARRAY);
+
+    json_node_take_array(n, a);
+    return n;
+}
+
+/* The monitor enters command mode when this succeeds (monitor/qmp.c) */
 static JsonNode *qmp_qmp_capabilities(JsonObject *args, Error **errp)
 {
+    JsonNode *enable = json_object_get_member(args, "enable");
+    JsonArray *arr;
+    guint i;
+
+    if (!enable) {
+        return qmp_empty_return();
+    }
+    if (!JSON_NODE_HOLDS_ARRAY(enable)) {
+        error_setg(errp, "Invalid parameter type for 'enable', expected: "
+                   "array");
+        return NULL;
+    }
+    arr = json_node_get_array(enable);
+    for (i = 0; i < json_array_get_length(arr); i++) {
+        JsonNode *cap = json_array_get_element(arr, i);
+
+        if (!JSON_NODE_HOLDS_VALUE(cap) ||
+            json_node_get_value_type(cap) != G_TYPE_STRING) {
+            error_setg(errp, "Invalid parameter type for 'enable[%u]', "
+                       "expected: string", i);
+            return NULL;
+        }
+        /* "oob" is advertised; no command of ours runs out of band */
+        if (strcmp(json_node_get_string(cap), "oob")) {
+            error_setg(errp, "Parameter 'enable' does not accept value '%s'",
+                       json_node_get_string(cap));
+            return NULL;
+        }
+    }
     return qmp_empty_return();
 }
 
@@ -27,12 +74,13 @@ static JsonNode *qmp_query_version(JsonObject *args, Error **errp)
     int major = 0, minor = 0, micro = 0;
 
     sscanf(QEMU_VERSION, "%d.%d.%d", &major, &minor, &micro);
-    json_object_set_int_member(q, "major", major);
-    json_object_set_int_member(q, "minor", minor);
+    /* QEMU's member order */
     json_object_set_int_member(q, "micro", micro);
+    json_object_set_int_member(q, "minor", minor);
+    json_object_set_int_member(q, "major", major);
     json_object_set_object_member(o, "qemu", q);
     json_object_set_string_member(o, "package", "qemu-kvm-pv");
-    return json_node_init_object(json_node_alloc(), o);
+    return take_object(o);
 }
 
 static JsonNode *qmp_query_commands(JsonObject *args, Error **errp)
@@ -45,7 +93,7 @@ static JsonNode *qmp_query_commands(JsonObject *args, Error **errp)
         json_object_set_string_member(o, "name", c->name);
         json_array_add_object_element(arr, o);
     }
-    return json_node_init_array(json_node_alloc(), arr);
+    return take_array(arr);
 }
 
 static JsonNode *qmp_query_status(JsonObject *args, Error **errp)
@@ -55,7 +103,7 @@ static JsonNode *qmp_query_status(JsonObject *args, Error **errp)
     json_object_set_string_member(o, "status", runstate_name(runstate_get()));
     json_object_set_boolean_member(o, "singlestep", false);
     json_object_set_boolean_member(o, "running", runstate_is_running());
-    return json_node_init_object(json_node_alloc(), o);
+    return take_object(o);
 }
 
 static JsonNode *qmp_query_name(JsonObject *args, Error **errp)
@@ -65,7 +113,7 @@ static JsonNode *qmp_query_name(JsonObject *args, Error **errp)
     if (qemu_name) {
         json_object_set_string_member(o, "name", qemu_name);
     }
-    return json_node_init_object(json_node_alloc(), o);
+    return take_object(o);
 }
 
 static JsonNode *qmp_query_target(JsonObject *args, Error **errp)
@@ -73,18 +121,54 @@ static JsonNode *qmp_query_target(JsonObject *args, Error **errp)
     JsonObject *o = json_object_new();
 
     json_object_set_string_member(o, "arch", "x86_64");
-    return json_node_init_object(json_node_alloc(), o);
+    return take_object(o);
 }
 
+/* Collects every object below obj whose path ends in "/" + suffix. */
+static void qom_find_partial(Object *obj, const char *suffix, Object **found,
+                             int *count)
+{
+    guint i;
+
+    for (i = 0; i < obj->children->len && *count < 2; i++) {
+        Object *c = g_ptr_array_index(obj->children, i);
+        char *path = object_get_canonical_path(c);
+        size_t plen = strlen(path), slen = strlen(suffix);
+
+        if (plen > slen && path[plen - slen - 1] == '/' &&
+            !strcmp(path + plen - slen, suffix)) {
+            *found = c;
+            (*count)++;
+        }
+        g_free(path);
+        qom_find_partial(c, suffix, found, count);
+    }
+}
+
+/*
+ * QOM paths as QEMU resolves them: absolute ("/machine/unattached"), or
+ * partial ("unattached"), which must match exactly one object's path tail.
+ */
 static Object *qmp_resolve(JsonObject *args, Error **errp)
 {
     const char *path = qmp_arg_str(args, "path", true, errp);
-    Object *obj;
+    Object *obj = NULL;
+    int count = 0;
 
     if (!path) {
         return NULL;
     }
-    obj = object_resolve_path(path);
+    if (path[0] == '/') {
+        obj = object_resolve_path(path);
+    } else if (!path[0]) {
+        count = 2;
+    } else {
+        qom_find_partial(object_get_root(), path, &obj, &count);
+    }
+    if (count > 1) {
+        error_setg(errp, "Path '%s' is ambiguous", path);
+        return NULL;
+    }
     if (!obj) {
         error_set(errp, ERROR_CLASS_DEVICE_NOT_FOUND,
                   "Device '%s' not found", path);
@@ -121,7 +205,7 @@ static JsonNode *qmp_qom_list(JsonObject *args, Error **errp)
         json_array_add_object_element(arr, o);
         g_free(type);
     }
-    return json_node_init_array(json_node_alloc(), arr);
+    return take_array(arr);
 }
 
 static JsonNode *qmp_qom_get(JsonObject *args, Error **errp)
@@ -157,7 +241,7 @@ static JsonNode *qmp_qom_list_types(JsonObject *args, Error **errp)
         return NULL;
     }
     if (implements && !object_class_by_name(implements)) {
-        return json_node_init_array(json_node_alloc(), json_array_new());
+        return take_array(json_array_new());
     }
     arr = json_array_new();
     list = object_class_get_list_sorted(implements, abstract);
@@ -166,10 +250,11 @@ static JsonNode *qmp_qom_list_types(JsonObject *args, Error **errp)
         ObjectClass *parent = object_class_get_parent(oc);
         JsonObject *o = json_object_new();
 
-        json_object_set_string_member(o, "name", object_class_get_name(oc));
+        /* QEMU's member order */
         if (object_class_is_abstract(oc)) {
             json_object_set_boolean_member(o, "abstract", true);
         }
+        json_object_set_string_member(o, "name", object_class_get_name(oc));
         if (parent) {
             json_object_set_string_member(o, "parent",
                                           object_class_get_name(parent));
@@ -177,7 +262,7 @@ static JsonNode *qmp_qom_list_types(JsonObject *args, Error **errp)
         json_array_add_object_element(arr, o);
     }
     g_slist_free(list);
-    return json_node_init_array(json_node_alloc(), arr);
+    return take_array(arr);
 }
 
 static JsonNode *qmp_stop(JsonObject *args, Error **errp)
@@ -206,17 +291,13 @@ static JsonNode *qmp_quit(JsonObject *args, Error **errp)
 
 static JsonNode *qmp_system_reset(JsonObject *args, Error **errp)
 {
-    JsonObject *d = json_object_new();
-
-    json_object_set_boolean_member(d, "guest", false);
-    json_object_set_string_member(d, "reason", "host-qmp-system-reset");
-    qmp_event_send("RESET", json_node_init_object(json_node_alloc(), d));
+    qemu_system_reset_request(SHUTDOWN_CAUSE_HOST_QMP_SYSTEM_RESET);
     return qmp_empty_return();
 }
 
 static JsonNode *qmp_system_powerdown(JsonObject *args, Error **errp)
 {
-    qmp_event_send("POWERDOWN", NULL);
+    qemu_system_powerdown_request();
     return qmp_empty_return();
 }
 

@@ -1,81 +1,102 @@
 /*
- * QMP server.
+ * QMP server: QEMU's JSON monitor protocol on a chardev.
  *
- * Protocol (QEMU's, docs/interop/qmp-spec in upstream's terms):
- *  - On connect the server sends a greeting:
- *      {"QMP": {"version": {...query-version...}, "capabilities": ["oob"]}}
- *  - The client sends JSON objects {"execute": NAME, "arguments": {...},
- *    "id": ANY}; until it sends "qmp_capabilities" every other command
- *    fails with CommandNotFound.
- *  - Each command gets exactly one reply, {"return": VALUE, "id": ID} or
- *    {"error": {"class": CLASS, "desc": TEXT}, "id": ID}.
- *  - Events arrive at any time: {"event": NAME, "data": {...},
- *    "timestamp": {"seconds": S, "microseconds": US}}.
- *  - Every line the server writes ends in CRLF (libvirt splits on it).
- * Commands are dispatched through the table qmp_commands[] in
- * monitor/qmp-cmds.c.  Malformed input gets a GenericError and the
- * connection lives on; input is bounded so a client cannot exhaust memory.
+ * Protocols are specified where they are implemented; this is QMP's.
+ *
+ *  - Framing: a byte stream of JSON values (QEMU's dialect: single-quoted
+ *    strings allowed).  Values are delimited by balanced brackets, not by
+ *    newlines: several may come in one read, one may span many reads.
+ *    Every line the server writes, greeting included, ends in CRLF
+ *    (libvirt splits on CRLF only).  Output is compact JSON with QEMU's
+ *    spacing, non-ASCII as \uXXXX.
+ *  - Greeting, when a client connects:
+ *      {"QMP": {"version": <query-version>, "capabilities": ["oob"]}}
+ *  - Negotiation: until {"execute": "qmp_capabilities"} succeeds, every
+ *    other command fails with CommandNotFound "Expecting capabilities
+ *    negotiation with 'qmp_capabilities'"; afterwards qmp_capabilities
+ *    itself fails with CommandNotFound "Capabilities negotiation is already
+ *    complete, command ignored".  Each connection negotiates anew.
+ *  - Request: {"execute": NAME, "arguments": {...}, "id": ANY}; "arguments"
+ *    and "id" are optional, any other member is an error.
+ *  - Reply, exactly one per request, in order:
+ *      {"return": VALUE, "id": ID}  or
+ *      {"id": ID, "error": {"class": CLASS, "desc": TEXT}}
+ *    ("id" only if the request had one, echoed verbatim).  CLASS is
+ *    GenericError, CommandNotFound, DeviceNotFound or KVMMissingCap.
+ *  - Events, after negotiation, at any time (STOP, RESUME, SHUTDOWN, RESET,
+ *    POWERDOWN):
+ *      {"timestamp": {"seconds": S, "microseconds": US}, "event": NAME,
+ *       "data": {...}}
+ *  - Bad input (malformed JSON, a non-object, missing or ill-typed members,
+ *    an unknown command) gets a GenericError or CommandNotFound reply and
+ *    the connection lives on.  A value deeper than 1024 levels, of more
+ *    than 512Ki tokens or 16 MiB is refused with one error
+ *    (monitor/json-parser.h).  A client may vanish at any point; the next
+ *    one gets a fresh greeting.
+ *
+ * The commands are the table qmp_commands[] in monitor/qmp-cmds.c; each
+ * entry names the arguments it accepts, checked here before dispatch.
  */
 #include <string.h>
 #include <sys/time.h>
 
 #include "chardev/char.h"
+#include "monitor/json-parser.h"
 #include "monitor/qmp.h"
 #include "qemu/option.h"
-
-#define QMP_MAX_INPUT (16 * 1024 * 1024)
-#define QMP_MAX_NESTING 1024
 
 typedef struct Monitor {
     Chardev *chr;
     bool commands_enabled;  /* after qmp_capabilities */
-    GString *buf;           /* bytes of the value being read */
-    int depth;
-    bool in_string, escape, in_scalar;
-    bool discarding;        /* skipping an oversized value */
+    JsonStream *stream;
 } Monitor;
 
 static GPtrArray *monitors;
 
+/* Writes one message; takes ownership of obj. */
 static void monitor_send(Monitor *mon, JsonObject *obj)
 {
     JsonNode *root = json_node_init_object(json_node_alloc(), obj);
-    char *text = json_to_string(root, FALSE);
-    GString *line = g_string_new(text);
+    GString *line = g_string_new(NULL);
 
+    qmp_json_append(line, root);
     g_string_append(line, "\r\n");
     if (qemu_chr_is_connected(mon->chr)) {
         qemu_chr_write_all(mon->chr, (const uint8_t *)line->str, line->len);
     }
     g_string_free(line, TRUE);
-    g_free(text);
     json_node_unref(root);
+    json_object_unref(obj);
 }
 
-static JsonObject *qmp_error_object(ErrorClass cls, const char *desc)
-{
-    JsonObject *err = json_object_new(), *o = json_object_new();
-
-    json_object_set_string_member(err, "class", error_class_name(cls));
-    json_object_set_string_member(err, "desc", desc);
-    json_object_set_object_member(o, "error", err);
-    return o;
-}
-
+/* QEMU puts "id" before "error" (and after "return") */
 static void monitor_send_error(Monitor *mon, ErrorClass cls, const char *desc,
                                JsonNode *id)
 {
-    JsonObject *o = qmp_error_object(cls, desc);
+    JsonObject *o = json_object_new(), *err = json_object_new();
 
     if (id) {
         json_object_set_member(o, "id", json_node_copy(id));
     }
+    json_object_set_string_member(err, "class", error_class_name(cls));
+    json_object_set_string_member(err, "desc", desc);
+    json_object_set_object_member(o, "error", err);
     monitor_send(mon, o);
+}
+
+static void monitor_send_err(Monitor *mon, Error *err, JsonNode *id)
+{
+    monitor_send_error(mon, error_get_class(err), error_get_pretty(err), id);
+    error_free(err);
 }
 
 JsonNode *qmp_empty_return(void)
 {
-    return json_node_init_object(json_node_alloc(), json_object_new());
+    JsonObject *o = json_object_new();
+    JsonNode *n = json_node_init_object(json_node_alloc(), o);
+
+    json_object_unref(o);
+    return n;
 }
 
 void qmp_event_send(const char *event, JsonNode *data)
@@ -121,116 +142,109 @@ static const QmpCommand *qmp_find_command(const char *name)
 
 /* Rejects arguments the command does not take, as QEMU's QAPI does */
 static bool qmp_check_args(const QmpCommand *cmd, JsonObject *args,
-                          Error **errp)
+                           Error **errp)
 {
     char **allowed = g_strsplit(cmd->args ? cmd->args : "", " ", -1);
-    GList *members = json_object_get_members(args), *l;
+    JsonObjectIter it;
+    const char *name;
+    JsonNode *member;
     bool ok = true;
 
-    for (l = members; l && ok; l = l->next) {
-        if (!g_strv_contains((const char *const *)allowed, l->data)) {
-            error_setg(errp, "Parameter '%s' is unexpected",
-                       (const char *)l->data);
+    json_object_iter_init_ordered(&it, args);
+    while (ok && json_object_iter_next_ordered(&it, &name, &member)) {
+        if (!g_strv_contains((const char *const *)allowed, name)) {
+            error_setg(errp, "Parameter '%s' is unexpected", name);
             ok = false;
         }
     }
-    g_list_free(members);
     g_strfreev(allowed);
     return ok;
 }
 
-/* Handles one complete top-level JSON value. */
-static void monitor_handle_request(Monitor *mon, const char *text)
+static bool is_string(JsonNode *n)
 {
-    JsonParser *parser = json_parser_new();
-    GError *gerr = NULL;
-    JsonNode *root, *id = NULL, *exec, *args_node;
-    JsonObject *req, *args, *reply;
-    const QmpCommand *cmd;
-    GList *members, *l;
-    Error *err = NULL;
-    JsonNode *ret;
-    const char *name;
+    return JSON_NODE_HOLDS_VALUE(n) &&
+           json_node_get_value_type(n) == G_TYPE_STRING;
+}
 
-    if (!json_parser_load_from_data(parser, text, -1, &gerr)) {
-        char *desc = g_strdup_printf("JSON parse error, %s", gerr->message);
-        monitor_send_error(mon, ERROR_CLASS_GENERIC_ERROR, desc, NULL);
-        g_free(desc);
-        g_error_free(gerr);
-        goto out;
-    }
-    root = json_parser_get_root(parser);
-    if (!root || !JSON_NODE_HOLDS_OBJECT(root)) {
-        monitor_send_error(mon, ERROR_CLASS_GENERIC_ERROR,
-                           "QMP input must be a JSON object", NULL);
-        goto out;
-    }
-    req = json_node_get_object(root);
-    id = json_object_get_member(req, "id");
-    members = json_object_get_members(req);
-    for (l = members; l; l = l->next) {
-        const char *m = l->data;
-        if (strcmp(m, "execute") && strcmp(m, "arguments") &&
-            strcmp(m, "id") && strcmp(m, "exec-oob")) {
-            char *desc = g_strdup_printf("QMP input member '%s' is unexpected",
-                                         m);
-            monitor_send_error(mon, ERROR_CLASS_GENERIC_ERROR, desc, id);
-            g_free(desc);
-            g_list_free(members);
-            goto out;
+/*
+ * Checks the request's envelope; returns the command name or NULL with
+ * *errp set.
+ */
+static const char *qmp_check_request(JsonObject *req, Error **errp)
+{
+    JsonObjectIter it;
+    const char *name;
+    JsonNode *member, *exec;
+
+    json_object_iter_init_ordered(&it, req);
+    while (json_object_iter_next_ordered(&it, &name, &member)) {
+        if (!strcmp(name, "execute")) {
+            if (!is_string(member)) {
+                error_setg(errp, "QMP input member 'execute' must be a "
+                           "string");
+                return NULL;
+            }
+        } else if (!strcmp(name, "arguments")) {
+            if (!JSON_NODE_HOLDS_OBJECT(member)) {
+                error_setg(errp, "QMP input member 'arguments' must be an "
+                           "object");
+                return NULL;
+            }
+        } else if (strcmp(name, "id")) {
+            /* also "exec-oob": no command of ours runs out of band */
+            error_setg(errp, "QMP input member '%s' is unexpected", name);
+            return NULL;
         }
     }
-    g_list_free(members);
     exec = json_object_get_member(req, "execute");
     if (!exec) {
-        monitor_send_error(mon, ERROR_CLASS_GENERIC_ERROR,
-                           json_object_has_member(req, "exec-oob")
-                               ? "Out-of-band commands are not supported"
-                               : "QMP input lacks member 'execute'",
-                           id);
-        goto out;
+        error_setg(errp, "QMP input lacks member 'execute'");
+        return NULL;
     }
-    if (!JSON_NODE_HOLDS_VALUE(exec) ||
-        json_node_get_value_type(exec) != G_TYPE_STRING) {
-        monitor_send_error(mon, ERROR_CLASS_GENERIC_ERROR,
-                           "QMP input member 'execute' must be a string", id);
-        goto out;
+    return json_node_get_string(exec);
+}
+
+static void monitor_dispatch(Monitor *mon, JsonObject *req)
+{
+    JsonNode *id = json_object_get_member(req, "id");
+    JsonNode *args_node, *ret;
+    const QmpCommand *cmd;
+    JsonObject *args, *reply;
+    Error *err = NULL;
+    const char *name;
+
+    name = qmp_check_request(req, &err);
+    if (!name) {
+        monitor_send_err(mon, err, id);
+        return;
     }
-    name = json_node_get_string(exec);
-    args_node = json_object_get_member(req, "arguments");
-    if (args_node && !JSON_NODE_HOLDS_OBJECT(args_node)) {
-        monitor_send_error(mon, ERROR_CLASS_GENERIC_ERROR,
-                           "QMP input member 'arguments' must be an object",
-                           id);
-        goto out;
-    }
-    cmd = qmp_find_command(name);
     if (!mon->commands_enabled && strcmp(name, "qmp_capabilities")) {
         monitor_send_error(mon, ERROR_CLASS_COMMAND_NOT_FOUND,
                            "Expecting capabilities negotiation with "
                            "'qmp_capabilities'", id);
-        goto out;
+        return;
     }
     if (mon->commands_enabled && !strcmp(name, "qmp_capabilities")) {
         monitor_send_error(mon, ERROR_CLASS_COMMAND_NOT_FOUND,
                            "Capabilities negotiation is already complete, "
                            "command ignored", id);
-        goto out;
+        return;
     }
+    cmd = qmp_find_command(name);
     if (!cmd) {
         char *desc = g_strdup_printf("The command %s has not been found", name);
         monitor_send_error(mon, ERROR_CLASS_COMMAND_NOT_FOUND, desc, id);
         g_free(desc);
-        goto out;
+        return;
     }
+    args_node = json_object_get_member(req, "arguments");
     args = args_node ? json_object_ref(json_node_get_object(args_node))
                      : json_object_new();
     if (!qmp_check_args(cmd, args, &err)) {
         json_object_unref(args);
-        monitor_send_error(mon, error_get_class(err), error_get_pretty(err),
-                           id);
-        error_free(err);
-        goto out;
+        monitor_send_err(mon, err, id);
+        return;
     }
     ret = cmd->fn(args, &err);
     json_object_unref(args);
@@ -238,10 +252,8 @@ static void monitor_handle_request(Monitor *mon, const char *text)
         if (!err) {
             error_setg(&err, "command '%s' failed", name);
         }
-        monitor_send_error(mon, error_get_class(err), error_get_pretty(err),
-                           id);
-        error_free(err);
-        goto out;
+        monitor_send_err(mon, err, id);
+        return;
     }
     if (!strcmp(name, "qmp_capabilities")) {
         mon->commands_enabled = true;
@@ -252,111 +264,50 @@ static void monitor_handle_request(Monitor *mon, const char *text)
         json_object_set_member(reply, "id", json_node_copy(id));
     }
     monitor_send(mon, reply);
-out:
-    g_object_unref(parser);
 }
 
-static void monitor_reset_reader(Monitor *mon)
+/* One complete top-level value (or a parse error) from the stream. */
+static void monitor_handle_value(void *opaque, JsonNode *value, Error *err)
 {
-    g_string_truncate(mon->buf, 0);
-    mon->depth = 0;
-    mon->in_string = mon->escape = mon->in_scalar = false;
+    Monitor *mon = opaque;
+
+    if (err) {
+        monitor_send_err(mon, err, NULL);
+        return;
+    }
+    if (!JSON_NODE_HOLDS_OBJECT(value)) {
+        monitor_send_error(mon, ERROR_CLASS_GENERIC_ERROR,
+                           "QMP input must be a JSON object", NULL);
+    } else {
+        monitor_dispatch(mon, json_node_get_object(value));
+    }
+    json_node_unref(value);
 }
 
-/*
- * Splits the byte stream into top-level JSON values: objects and arrays by
- * bracket depth (outside strings), anything else up to whitespace.
- */
 static void monitor_read(void *opaque, const uint8_t *data, size_t len)
 {
     Monitor *mon = opaque;
-    size_t i;
 
-    for (i = 0; i < len; i++) {
-        char c = data[i];
-        bool complete = false;
-
-        if (mon->discarding) {
-            /* Resynchronise at the next line end */
-            if (c == '\n') {
-                mon->discarding = false;
-            }
-            continue;
-        }
-        if (!mon->buf->len && !mon->in_scalar) {
-            if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
-                continue;
-            }
-        }
-        if (mon->in_scalar && (c == ' ' || c == '\t' || c == '\r' ||
-                               c == '\n')) {
-            complete = true;
-        } else {
-            g_string_append_c(mon->buf, c);
-            if (mon->in_string) {
-                if (mon->escape) {
-                    mon->escape = false;
-                } else if (c == '\\') {
-                    mon->escape = true;
-                } else if (c == '"') {
-                    mon->in_string = false;
-                }
-            } else if (c == '"') {
-                mon->in_string = true;
-                if (mon->buf->len == 1) {
-                    mon->in_scalar = true;
-                }
-            } else if (c == '{' || c == '[') {
-                mon->depth++;
-            } else if (c == '}' || c == ']') {
-                mon->depth--;
-                if (mon->depth <= 0 && !mon->in_scalar) {
-                    complete = true;
-                }
-            } else if (mon->buf->len == 1) {
-                mon->in_scalar = true;
-            }
-        }
-        if (mon->depth > QMP_MAX_NESTING || mon->buf->len > QMP_MAX_INPUT) {
-            monitor_send_error(mon, ERROR_CLASS_GENERIC_ERROR,
-                               mon->depth > QMP_MAX_NESTING
-                                   ? "JSON parse error, nesting too deep"
-                                   : "JSON parse error, input too big",
-                               NULL);
-            monitor_reset_reader(mon);
-            mon->discarding = true;
-            continue;
-        }
-        if (complete) {
-            char *text = g_strdup(mon->buf->str);
-            monitor_reset_reader(mon);
-            monitor_handle_request(mon, text);
-            g_free(text);
-        }
-    }
+    json_stream_feed(mon->stream, (const char *)data, len);
 }
 
 static void monitor_event(void *opaque, ChardevEvent event)
 {
     Monitor *mon = opaque;
 
+    /* Every connection starts from scratch: new greeting, negotiation */
+    mon->commands_enabled = false;
+    json_stream_reset(mon->stream);
     if (event == CHR_EVENT_OPENED) {
         JsonObject *greeting = json_object_new(), *qmp = json_object_new();
         JsonArray *caps = json_array_new();
         const QmpCommand *v = qmp_find_command("query-version");
-        JsonNode *version = v->fn(NULL, NULL);
 
-        mon->commands_enabled = false;
-        monitor_reset_reader(mon);
-        mon->discarding = false;
-        json_object_set_member(qmp, "version", version);
+        json_object_set_member(qmp, "version", v->fn(NULL, NULL));
         json_array_add_string_element(caps, "oob");
         json_object_set_array_member(qmp, "capabilities", caps);
         json_object_set_object_member(greeting, "QMP", qmp);
         monitor_send(mon, greeting);
-    } else {
-        mon->commands_enabled = false;
-        monitor_reset_reader(mon);
     }
 }
 
@@ -370,14 +321,14 @@ static bool monitor_init_qmp(Chardev *chr, Error **errp)
     };
 
     mon->chr = chr;
-    mon->buf = g_string_new(NULL);
+    mon->stream = json_stream_new(monitor_handle_value, mon);
     if (!monitors) {
         monitors = g_ptr_array_new();
     }
     g_ptr_array_add(monitors, mon);
     if (!qemu_chr_set_handlers(chr, &h, errp)) {
         g_ptr_array_remove(monitors, mon);
-        g_string_free(mon->buf, TRUE);
+        json_stream_free(mon->stream);
         g_free(mon);
         return false;
     }
@@ -387,9 +338,11 @@ static bool monitor_init_qmp(Chardev *chr, Error **errp)
 bool qemu_mon_add(const char *optarg, Error **errp)
 {
     QemuOpts *opts = qemu_opts_parse(optarg, "chardev", errp);
+    const QemuOpt *unused;
     const char *id, *mode;
     Chardev *chr;
-    bool ok = false;
+    bool ok = false, pretty;
+    Error *err = NULL;
 
     if (!opts) {
         return false;
@@ -397,21 +350,34 @@ bool qemu_mon_add(const char *optarg, Error **errp)
     id = qemu_opt_get(opts, "chardev");
     mode = qemu_opt_get(opts, "mode");
     qemu_opt_get(opts, "id");
-    qemu_opt_get(opts, "pretty");
-    if (!id) {
+    pretty = qemu_opt_get_bool(opts, "pretty", false, &err);
+    unused = qemu_opts_first_unused(opts);
+    if (err) {
+        error_propagate(errp, err);
+    } else if (unused) {
+        error_setg(errp, "Invalid parameter '%s'", unused->name);
+    } else if (!id) {
         error_setg(errp, "Parameter 'chardev' is missing");
-    } else if (mode && strcmp(mode, "control")) {
-        error_setg(errp, "monitor mode '%s' is not supported by this build "
-                   "(only mode=control, QMP)", mode);
+    } else if (mode && strcmp(mode, "control") && strcmp(mode, "readline")) {
+        error_setg(errp, "Parameter 'mode' does not accept value '%s'", mode);
+    } else if (mode && !strcmp(mode, "readline")) {
+        /* the human monitor; libvirt and scripts use mode=control */
+        error_setg(errp, "monitor mode 'readline' is not supported by this "
+                   "build (only mode=control, QMP)");
     } else if (!(chr = qemu_chr_find(id))) {
         error_setg(errp, "chardev \"%s\" not found", id);
     } else {
+        (void)pretty; /* accepted; replies are always compact */
         ok = monitor_init_qmp(chr, errp);
     }
     qemu_opts_free(opts);
     return ok;
 }
 
+/*
+ * -qmp SPEC: QEMU's legacy chardev shorthand, "unix:PATH[,server=on]
+ * [,wait=off]" or "stdio", with a monitor in control mode on it.
+ */
 bool qemu_qmp_add(const char *optarg, Error **errp)
 {
     static int count;
@@ -422,8 +388,8 @@ bool qemu_qmp_add(const char *optarg, Error **errp)
 
     if (g_str_has_prefix(optarg, "unix:")) {
         opts = g_strdup_printf("socket,path=%s", optarg + 5);
-    } else if (!strcmp(optarg, "stdio")) {
-        opts = g_strdup("stdio");
+    } else if (!strcmp(optarg, "stdio") || !strcmp(optarg, "null")) {
+        opts = g_strdup(optarg);
     } else {
         error_setg(errp, "parse error: %s", optarg);
         g_free(id);

@@ -1,17 +1,32 @@
 /*
- * Run state, stop/cont, shutdown requests and the main loop.
+ * Run state, stop/cont, shutdown/reset/powerdown requests, signals and the
+ * main loop.
+ *
+ * QMP events go out from the main thread only (monitors are not
+ * thread-safe), so a request from a vCPU thread is handed to the main loop
+ * with g_idle_add(), which also wakes it.  Requests on the main thread
+ * act at once, which is what puts QEMU's event before the command's reply.
  */
-#include <glib-unix.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib-unix.h>
 
 #include "monitor/qmp.h"
 #include "sysemu/runstate.h"
 
 static RunState current_state = RUN_STATE_PRELAUNCH;
 static const RunstateHooks *hooks;
+static void (*machine_reset)(ShutdownCause cause);
+static void (*machine_powerdown)(void);
+static bool no_reboot, no_shutdown;
 static GMainLoop *main_loop;
-static bool shutdown_requested;
+static volatile gint shutdown_requested;
 static int exit_status;
+static GThread *main_thread;
 
 static const char *const runstate_names[RUN_STATE__MAX] = {
     [RUN_STATE_PRELAUNCH] = "prelaunch",
@@ -35,6 +50,16 @@ static const char *const shutdown_cause_names[] = {
     [SHUTDOWN_CAUSE_SUBSYSTEM_RESET] = "subsystem-reset",
 };
 
+static void __attribute__((constructor)) runstate_init_thread(void)
+{
+    main_thread = g_thread_self();
+}
+
+static bool on_main_thread(void)
+{
+    return g_thread_self() == main_thread;
+}
+
 RunState runstate_get(void)
 {
     return current_state;
@@ -42,7 +67,7 @@ RunState runstate_get(void)
 
 const char *runstate_name(RunState state)
 {
-    return runstate_names[state];
+    return state < RUN_STATE__MAX ? runstate_names[state] : "unknown";
 }
 
 bool runstate_is_running(void)
@@ -60,6 +85,23 @@ void runstate_set_hooks(const RunstateHooks *h)
     hooks = h;
 }
 
+void runstate_set_machine_hooks(void (*reset)(ShutdownCause cause),
+                                void (*powerdown)(void))
+{
+    machine_reset = reset;
+    machine_powerdown = powerdown;
+}
+
+void runstate_set_no_reboot(bool on)
+{
+    no_reboot = on;
+}
+
+void runstate_set_no_shutdown(bool on)
+{
+    no_shutdown = on;
+}
+
 void vm_stop(RunState state)
 {
     if (current_state == RUN_STATE_RUNNING) {
@@ -69,7 +111,7 @@ void vm_stop(RunState state)
         current_state = state;
         qmp_event_send("STOP", NULL);
     } else if (current_state == RUN_STATE_PRELAUNCH) {
-        /* QEMU keeps "prelaunch" until the first cont */
+        /* QEMU keeps "prelaunch" (and sends no STOP) until the first cont */
     } else {
         current_state = state;
     }
@@ -88,26 +130,122 @@ bool vm_start(void)
     return true;
 }
 
-void qemu_system_shutdown_request(ShutdownCause cause)
+static bool cause_is_guest(ShutdownCause cause)
+{
+    return cause >= SHUTDOWN_CAUSE_GUEST_SHUTDOWN &&
+           cause != SHUTDOWN_CAUSE_SUBSYSTEM_RESET;
+}
+
+static JsonNode *cause_data(ShutdownCause cause)
 {
     JsonObject *d = json_object_new();
+    JsonNode *n;
 
-    if (shutdown_requested) {
+    json_object_set_boolean_member(d, "guest", cause_is_guest(cause));
+    json_object_set_string_member(d, "reason", shutdown_cause_names[cause]);
+    n = json_node_init_object(json_node_alloc(), d);
+    json_object_unref(d);
+    return n;
+}
+
+/* Requests from other threads, carried out by the main loop */
+typedef enum RequestKind {
+    REQ_SHUTDOWN,
+    REQ_RESET,
+    REQ_POWERDOWN,
+} RequestKind;
+
+typedef struct Request {
+    RequestKind kind;
+    ShutdownCause cause;
+} Request;
+
+static gboolean request_cb(gpointer opaque)
+{
+    Request *r = opaque;
+
+    switch (r->kind) {
+    case REQ_SHUTDOWN:
+        qemu_system_shutdown_request(r->cause);
+        break;
+    case REQ_RESET:
+        qemu_system_reset_request(r->cause);
+        break;
+    case REQ_POWERDOWN:
+        qemu_system_powerdown_request();
+        break;
+    }
+    g_free(r);
+    return G_SOURCE_REMOVE;
+}
+
+/* Returns true if the request was deferred to the main thread. */
+static bool defer_to_main(RequestKind kind, ShutdownCause cause)
+{
+    Request *r;
+
+    if (on_main_thread()) {
+        return false;
+    }
+    r = g_new(Request, 1);
+    r->kind = kind;
+    r->cause = cause;
+    g_idle_add(request_cb, r);
+    return true;
+}
+
+void qemu_system_shutdown_request(ShutdownCause cause)
+{
+    if (g_atomic_int_get(&shutdown_requested)) {
         return;
     }
-    shutdown_requested = true;
-    json_object_set_boolean_member(d, "guest",
-                                   cause >= SHUTDOWN_CAUSE_GUEST_SHUTDOWN);
-    json_object_set_string_member(d, "reason", shutdown_cause_names[cause]);
-    qmp_event_send("SHUTDOWN", json_node_init_object(json_node_alloc(), d));
+    if (defer_to_main(REQ_SHUTDOWN, cause)) {
+        return;
+    }
+    if (no_shutdown && cause == SHUTDOWN_CAUSE_GUEST_SHUTDOWN) {
+        /* -no-shutdown: keep the process, stop the guest */
+        qmp_event_send("SHUTDOWN", cause_data(cause));
+        vm_stop(RUN_STATE_SHUTDOWN);
+        return;
+    }
+    g_atomic_int_set(&shutdown_requested, 1);
+    qmp_event_send("SHUTDOWN", cause_data(cause));
     if (main_loop) {
         g_main_loop_quit(main_loop);
     }
 }
 
+void qemu_system_reset_request(ShutdownCause cause)
+{
+    if (g_atomic_int_get(&shutdown_requested) ||
+        defer_to_main(REQ_RESET, cause)) {
+        return;
+    }
+    if (no_reboot && cause == SHUTDOWN_CAUSE_GUEST_RESET) {
+        qemu_system_shutdown_request(cause);
+        return;
+    }
+    if (machine_reset) {
+        machine_reset(cause);
+    }
+    qmp_event_send("RESET", cause_data(cause));
+}
+
+void qemu_system_powerdown_request(void)
+{
+    if (g_atomic_int_get(&shutdown_requested) ||
+        defer_to_main(REQ_POWERDOWN, SHUTDOWN_CAUSE_NONE)) {
+        return;
+    }
+    qmp_event_send("POWERDOWN", NULL);
+    if (machine_powerdown) {
+        machine_powerdown();
+    }
+}
+
 bool qemu_shutdown_requested(void)
 {
-    return shutdown_requested;
+    return g_atomic_int_get(&shutdown_requested);
 }
 
 int qemu_exit_status(void)
@@ -120,22 +258,89 @@ void qemu_set_exit_status(int status)
     exit_status = status;
 }
 
-static gboolean on_signal(gpointer data)
-{
-    int sig = GPOINTER_TO_INT(data);
+/*
+ * Signals.  g_unix_signal_add() does not say who sent a signal, and QEMU
+ * names the sender, so an SA_SIGINFO handler passes the siginfo through a
+ * pipe that the main loop watches.
+ */
+static int signal_pipe[2] = { -1, -1 };
 
-    error_report("terminating on signal %d", sig);
+static void signal_handler(int sig, siginfo_t *info, void *ctx)
+{
+    int saved = errno;
+    ssize_t n = write(signal_pipe[1], info, sizeof(*info));
+
+    (void)n; /* a full pipe already holds a pending termination */
+    errno = saved;
+}
+
+/* argv[0] of the sender, as QEMU prints it */
+static char *process_name(pid_t pid)
+{
+    char *path = g_strdup_printf("/proc/%d/cmdline", (int)pid);
+    char *data = NULL, *name;
+    gsize len;
+
+    if (g_file_get_contents(path, &data, &len, NULL) && len && data[0]) {
+        name = g_strdup(data);
+    } else {
+        name = g_strdup("<unknown process>");
+    }
+    g_free(data);
+    g_free(path);
+    return name;
+}
+
+static gboolean signal_readable(gint fd, GIOCondition cond, gpointer opaque)
+{
+    siginfo_t info;
+    ssize_t n = read(fd, &info, sizeof(info));
+
+    if (n != sizeof(info)) {
+        return G_SOURCE_CONTINUE;
+    }
+    if (info.si_code == SI_USER || info.si_code == SI_QUEUE) {
+        char *name = process_name(info.si_pid);
+        error_report("terminating on signal %d from pid %d (%s)",
+                     info.si_signo, (int)info.si_pid, name);
+        g_free(name);
+    } else {
+        error_report("terminating on signal %d", info.si_signo);
+    }
     qemu_system_shutdown_request(SHUTDOWN_CAUSE_HOST_SIGNAL);
     return G_SOURCE_CONTINUE;
+}
+
+static void signals_install(void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    struct sigaction sa;
+    size_t i;
+
+    if (signal_pipe[0] >= 0) {
+        return;
+    }
+    if (!g_unix_open_pipe(signal_pipe, FD_CLOEXEC, NULL)) {
+        return;
+    }
+    g_unix_set_fd_nonblocking(signal_pipe[0], TRUE, NULL);
+    g_unix_set_fd_nonblocking(signal_pipe[1], TRUE, NULL);
+    g_unix_fd_add(signal_pipe[0], G_IO_IN, signal_readable, NULL);
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = signal_handler;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    for (i = 0; i < G_N_ELEMENTS(sigs); i++) {
+        sigaction(sigs[i], &sa, NULL);
+    }
 }
 
 void main_loop_run(void)
 {
     signal(SIGPIPE, SIG_IGN);
-    g_unix_signal_add(SIGINT, on_signal, GINT_TO_POINTER(SIGINT));
-    g_unix_signal_add(SIGTERM, on_signal, GINT_TO_POINTER(SIGTERM));
-    g_unix_signal_add(SIGHUP, on_signal, GINT_TO_POINTER(SIGHUP));
-    if (shutdown_requested) {
+    signals_install();
+    if (qemu_shutdown_requested()) {
         return;
     }
     main_loop = g_main_loop_new(NULL, FALSE);

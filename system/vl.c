@@ -17,6 +17,7 @@
 #include "chardev/char.h"
 #include "exec/memory.h"
 #include "hw/boards.h"
+#include "hw/i386/x86-boot.h"
 #include "monitor/qmp.h"
 #include "qemu/option.h"
 #include "sysemu/kvm.h"
@@ -327,6 +328,16 @@ static void opt_run_with(const char *opt, const char *arg)
     qemu_opts_free(opts);
 }
 
+static void opt_no_shutdown(const char *opt, const char *arg)
+{
+    runstate_set_no_shutdown(true);
+}
+
+static void opt_no_reboot(const char *opt, const char *arg)
+{
+    runstate_set_no_reboot(true);
+}
+
 /* Accepted for compatibility; nothing in this tree depends on them yet */
 static void opt_ignore(const char *opt, const char *arg)
 {
@@ -348,8 +359,8 @@ static const StartupOption startup_options[] = {
     { "nographic", OPT_FLAG, opt_ignore },
     { "nodefaults", OPT_FLAG, opt_ignore },
     { "no-user-config", OPT_FLAG, opt_ignore },
-    { "no-shutdown", OPT_FLAG, opt_ignore },
-    { "no-reboot", OPT_FLAG, opt_ignore },
+    { "no-shutdown", OPT_FLAG, opt_no_shutdown },
+    { "no-reboot", OPT_FLAG, opt_no_reboot },
     { "audio", OPT_ARG, opt_ignore },
     { "audiodev", OPT_ARG, opt_ignore },
     { "name", OPT_ARG, opt_name },
@@ -703,6 +714,10 @@ int qemu_main(int argc, char **argv)
                 exit(1);
             }
         }
+    }
+    if (mc->init && !x86_boot_machine(ms, 0, &err)) {
+        error_report_err(err);
+        exit(1);
     }
 
     if (config.start_paused) {

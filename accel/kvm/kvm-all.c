@@ -6,6 +6,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/syscall.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -14,7 +18,10 @@
 
 #include "exec/memory.h"
 #include "hw/boards.h"
+#include "hw/irq.h"
 #include "sysemu/kvm.h"
+#include "sysemu/reset.h"
+#include "sysemu/runstate.h"
 
 typedef struct KVMState {
     int fd;
@@ -23,12 +30,27 @@ typedef struct KVMState {
     void *ram;
     uint64_t ram_size;
     GHashTable *vcpus; /* X86CPU* -> KVMVCPU* */
+    GPtrArray *vcpu_list; /* KVMVCPU*, by index */
+    MachineState *ms;
 } KVMState;
 
+/*
+ * A vCPU and its thread.  The thread runs KVM_RUN while the VM runs; to
+ * pause, the main thread clears vcpus_should_run, sets immediate_exit and
+ * kicks the thread with SIG_IPI, then waits until every thread parked.
+ */
 typedef struct KVMVCPU {
     int fd;
     struct kvm_run *run;
+    X86CPU *cpu;
+    int index;
+    pthread_t thread;
+    int tid;
+    bool parked;         /* waiting in vcpu_wait_for_run() */
+    bool failed;         /* stopped for good after an internal error */
 } KVMVCPU;
+
+#define SIG_IPI SIGUSR1
 
 static KVMState *kvm_state;
 
@@ -217,12 +239,334 @@ bool kvm_init_vcpu(MachineState *ms, X86CPU *cpu, Error **errp)
         g_free(v);
         return false;
     }
+    v->cpu = cpu;
+    v->index = s->vcpu_list ? s->vcpu_list->len : 0;
+    v->tid = -1;
+    if (!s->vcpu_list) {
+        s->vcpu_list = g_ptr_array_new();
+    }
+    g_ptr_array_add(s->vcpu_list, v);
     g_hash_table_insert(s->vcpus, cpu, v);
+    s->ms = ms;
     return true;
 }
 
 int kvm_vcpu_thread_id(X86CPU *cpu)
 {
-    /* vCPU threads arrive with guest execution; until then the main thread */
-    return kvm_state ? (int)getpid() : -1;
+    KVMVCPU *v = kvm_state ? g_hash_table_lookup(kvm_state->vcpus, cpu) : NULL;
+
+    /* Before the threads start, QEMU reports the main thread too */
+    return v && v->tid > 0 ? v->tid : (int)getpid();
+}
+
+/* Registers --------------------------------------------------------------- */
+
+bool kvm_vcpu_get_regs(int index, struct kvm_regs *regs,
+                       struct kvm_sregs *sregs, Error **errp)
+{
+    KVMVCPU *v = g_ptr_array_index(kvm_state->vcpu_list, index);
+
+    if ((regs && ioctl(v->fd, KVM_GET_REGS, regs) < 0) ||
+        (sregs && ioctl(v->fd, KVM_GET_SREGS, sregs) < 0)) {
+        error_setg(errp, "KVM_GET_REGS/SREGS failed: %s", strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+bool kvm_vcpu_set_regs(int index, const struct kvm_regs *regs,
+                       const struct kvm_sregs *sregs, Error **errp)
+{
+    KVMVCPU *v = g_ptr_array_index(kvm_state->vcpu_list, index);
+
+    if ((sregs && ioctl(v->fd, KVM_SET_SREGS, sregs) < 0) ||
+        (regs && ioctl(v->fd, KVM_SET_REGS, regs) < 0)) {
+        error_setg(errp, "KVM_SET_REGS/SREGS failed: %s", strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+bool kvm_vcpu_set_mp_state(int index, bool runnable, Error **errp)
+{
+    KVMVCPU *v = g_ptr_array_index(kvm_state->vcpu_list, index);
+    struct kvm_mp_state mp = {
+        .mp_state = runnable ? KVM_MP_STATE_RUNNABLE
+                             : KVM_MP_STATE_UNINITIALIZED,
+    };
+
+    if (ioctl(v->fd, KVM_SET_MP_STATE, &mp) < 0) {
+        error_setg(errp, "KVM_SET_MP_STATE failed: %s", strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+int kvm_vcpu_count(void)
+{
+    return kvm_state && kvm_state->vcpu_list ? kvm_state->vcpu_list->len : 0;
+}
+
+/* Interrupt lines through the in-kernel irqchip */
+static void kvm_set_irq(int gsi, int level)
+{
+    struct kvm_irq_level irq = { .irq = gsi, .level = level };
+
+    if (kvm_state->ms->kernel_irqchip == KERNEL_IRQCHIP_OFF) {
+        return;
+    }
+    if (ioctl(kvm_state->vm_fd, KVM_IRQ_LINE, &irq) < 0) {
+        error_report("KVM_IRQ_LINE %d failed: %s", gsi, strerror(errno));
+    }
+}
+
+/* Running ------------------------------------------------------------------ */
+
+static pthread_mutex_t vcpu_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t vcpu_cond = PTHREAD_COND_INITIALIZER;
+static bool vcpus_should_run;
+static bool vcpus_started;
+
+static void sig_ipi_handler(int sig)
+{
+    /* Only interrupts KVM_RUN (EINTR); immediate_exit does the rest */
+}
+
+/* Parks the thread until the VM runs; clears immediate_exit under the lock */
+static void vcpu_wait_for_run(KVMVCPU *v)
+{
+    pthread_mutex_lock(&vcpu_lock);
+    while (!vcpus_should_run || v->failed) {
+        v->parked = true;
+        pthread_cond_broadcast(&vcpu_cond);
+        pthread_cond_wait(&vcpu_cond, &vcpu_lock);
+    }
+    v->parked = false;
+    v->run->immediate_exit = 0;
+    pthread_mutex_unlock(&vcpu_lock);
+}
+
+static gboolean vcpu_internal_error_bh(gpointer data)
+{
+    vm_stop(RUN_STATE_INTERNAL_ERROR);
+    return G_SOURCE_REMOVE;
+}
+
+
+/* The vCPU stops for good; the VM stops with status internal-error. */
+static void vcpu_fail(KVMVCPU *v, const char *fmt, ...)
+{
+    va_list ap;
+    char *msg;
+
+    va_start(ap, fmt);
+    msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    error_report("%s", msg);
+    g_free(msg);
+    pthread_mutex_lock(&vcpu_lock);
+    v->failed = true;
+    pthread_mutex_unlock(&vcpu_lock);
+    g_main_context_invoke(NULL, vcpu_internal_error_bh, NULL);
+}
+
+static void vcpu_handle_io(KVMVCPU *v)
+{
+    struct kvm_run *run = v->run;
+    uint8_t *data = (uint8_t *)run + run->io.data_offset;
+    unsigned size = run->io.size;
+    uint32_t i;
+
+    for (i = 0; i < run->io.count; i++, data += size) {
+        uint32_t val = 0;
+
+        if (run->io.direction == KVM_EXIT_IO_OUT) {
+            memcpy(&val, data, size);
+            ioport_write(run->io.port, size, val);
+        } else {
+            val = ioport_read(run->io.port, size);
+            memcpy(data, &val, size);
+        }
+    }
+}
+
+/* No MMIO devices outside the kernel: reads float high, writes vanish */
+static void vcpu_handle_mmio(KVMVCPU *v)
+{
+    struct kvm_run *run = v->run;
+
+    if (!run->mmio.is_write) {
+        memset(run->mmio.data, 0xff, sizeof(run->mmio.data));
+    }
+}
+
+static void vcpu_report_internal_error(KVMVCPU *v)
+{
+    struct kvm_run *run = v->run;
+    struct kvm_regs regs;
+    GString *s = g_string_new(NULL);
+    uint32_t i;
+
+    g_string_append_printf(s, "KVM internal error. Suberror: %u",
+                           run->internal.suberror);
+    for (i = 0; i < run->internal.ndata && i < 16; i++) {
+        g_string_append_printf(s, "\nextra data[%u]: 0x%016llx", i,
+                               (unsigned long long)run->internal.data[i]);
+    }
+    if (run->internal.suberror == KVM_INTERNAL_ERROR_EMULATION) {
+        g_string_append(s, "\nemulation failure");
+    }
+    if (ioctl(v->fd, KVM_GET_REGS, &regs) == 0) {
+        g_string_append_printf(s, "\nRIP=%016llx RSP=%016llx RFLAGS=%08llx",
+                               (unsigned long long)regs.rip,
+                               (unsigned long long)regs.rsp,
+                               (unsigned long long)regs.rflags);
+    }
+    vcpu_fail(v, "%s", s->str);
+    g_string_free(s, TRUE);
+}
+
+static void *vcpu_thread_fn(void *opaque)
+{
+    KVMVCPU *v = opaque;
+    char name[16];
+
+    v->tid = (int)syscall(SYS_gettid);
+    snprintf(name, sizeof(name), "CPU %d/KVM", v->index);
+    pthread_setname_np(pthread_self(), name);
+
+    for (;;) {
+        struct kvm_run *run = v->run;
+        int ret;
+
+        vcpu_wait_for_run(v);
+        ret = ioctl(v->fd, KVM_RUN, 0);
+        if (ret < 0) {
+            if (errno == EINTR || errno == EAGAIN) {
+                continue;
+            }
+            vcpu_fail(v, "error: kvm run failed %s", strerror(errno));
+            continue;
+        }
+        switch (run->exit_reason) {
+        case KVM_EXIT_IO:
+            vcpu_handle_io(v);
+            break;
+        case KVM_EXIT_MMIO:
+            vcpu_handle_mmio(v);
+            break;
+        case KVM_EXIT_HLT:
+            /* Only without an in-kernel irqchip: nothing can wake it */
+            pthread_mutex_lock(&vcpu_lock);
+            while (vcpus_should_run) {
+                v->parked = true;
+                pthread_cond_broadcast(&vcpu_cond);
+                pthread_cond_wait(&vcpu_cond, &vcpu_lock);
+            }
+            pthread_mutex_unlock(&vcpu_lock);
+            break;
+        case KVM_EXIT_SHUTDOWN:
+            /* A triple fault resets the PC (or ends it with -no-reboot) */
+            qemu_system_reset_request(SHUTDOWN_CAUSE_GUEST_RESET);
+            pthread_mutex_lock(&vcpu_lock);
+            while (vcpus_should_run) {
+                pthread_cond_wait(&vcpu_cond, &vcpu_lock);
+            }
+            pthread_mutex_unlock(&vcpu_lock);
+            break;
+        case KVM_EXIT_SYSTEM_EVENT:
+            if (run->system_event.type == KVM_SYSTEM_EVENT_RESET) {
+                qemu_system_reset_request(SHUTDOWN_CAUSE_GUEST_RESET);
+            } else {
+                qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_SHUTDOWN);
+            }
+            break;
+        case KVM_EXIT_INTERNAL_ERROR:
+            vcpu_report_internal_error(v);
+            break;
+        case KVM_EXIT_FAIL_ENTRY:
+            vcpu_fail(v, "KVM: entry failed, hardware error 0x%llx",
+                      (unsigned long long)
+                          run->fail_entry.hardware_entry_failure_reason);
+            break;
+        case KVM_EXIT_IRQ_WINDOW_OPEN:
+        case KVM_EXIT_INTR:
+            break;
+        default:
+            vcpu_fail(v, "KVM: unhandled exit reason %u", run->exit_reason);
+            break;
+        }
+    }
+    return NULL;
+}
+
+static void kvm_pause_all(void)
+{
+    guint i;
+
+    pthread_mutex_lock(&vcpu_lock);
+    vcpus_should_run = false;
+    for (i = 0; kvm_state->vcpu_list && i < kvm_state->vcpu_list->len; i++) {
+        KVMVCPU *v = g_ptr_array_index(kvm_state->vcpu_list, i);
+        v->run->immediate_exit = 1;
+        if (vcpus_started) {
+            pthread_kill(v->thread, SIG_IPI);
+        }
+    }
+    pthread_cond_broadcast(&vcpu_cond);
+    /* Wait until every thread is out of KVM_RUN */
+    for (i = 0; vcpus_started && i < kvm_state->vcpu_list->len; i++) {
+        KVMVCPU *v = g_ptr_array_index(kvm_state->vcpu_list, i);
+        while (!v->parked && !v->failed) {
+            pthread_cond_wait(&vcpu_cond, &vcpu_lock);
+        }
+    }
+    pthread_mutex_unlock(&vcpu_lock);
+}
+
+static void kvm_resume_all(void)
+{
+    guint i;
+
+    pthread_mutex_lock(&vcpu_lock);
+    vcpus_should_run = true;
+    pthread_cond_broadcast(&vcpu_cond);
+    pthread_mutex_unlock(&vcpu_lock);
+    if (vcpus_started || !kvm_state->vcpu_list) {
+        return;
+    }
+    vcpus_started = true;
+    for (i = 0; i < kvm_state->vcpu_list->len; i++) {
+        KVMVCPU *v = g_ptr_array_index(kvm_state->vcpu_list, i);
+        pthread_create(&v->thread, NULL, vcpu_thread_fn, v);
+    }
+}
+
+/* After a reset the failed vCPUs may run again */
+void kvm_vcpus_clear_failed(void)
+{
+    guint i;
+
+    pthread_mutex_lock(&vcpu_lock);
+    for (i = 0; kvm_state->vcpu_list && i < kvm_state->vcpu_list->len; i++) {
+        KVMVCPU *v = g_ptr_array_index(kvm_state->vcpu_list, i);
+        v->failed = false;
+    }
+    pthread_cond_broadcast(&vcpu_cond);
+    pthread_mutex_unlock(&vcpu_lock);
+}
+
+static const RunstateHooks kvm_runstate_hooks = {
+    .pause_all = kvm_pause_all,
+    .resume_all = kvm_resume_all,
+};
+
+void kvm_start_machine(MachineState *ms)
+{
+    struct sigaction sa = { .sa_handler = sig_ipi_handler };
+
+    sigaction(SIG_IPI, &sa, NULL);
+    pc_set_irq_handler(kvm_set_irq);
+    runstate_set_hooks(&kvm_runstate_hooks);
+    qemu_set_reset_vcpu_hooks(kvm_pause_all, kvm_resume_all);
 }

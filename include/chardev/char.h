@@ -1,6 +1,11 @@
 /*
  * Character devices: -chardev socket (unix, server or client, or an
  * inherited listening fd), stdio, null, file.  One frontend per chardev.
+ *
+ * Every callback runs on the main thread from the GLib main context.
+ * Writes never stall the main loop on a socket: what the peer does not
+ * take at once is queued and sent when the socket becomes writable.
+ * Each chardev is also a QOM object at /chardevs/ID (type chardev-BACKEND).
  */
 #ifndef CHARDEV_CHAR_H
 #define CHARDEV_CHAR_H
@@ -22,6 +27,11 @@ typedef struct ChardevHandlers {
     void (*read)(void *opaque, const uint8_t *buf, size_t len);
     void (*event)(void *opaque, ChardevEvent event);
     void *opaque;
+    /*
+     * Optional flow control: how many bytes the frontend can take now;
+     * 0 pauses reading until qemu_chr_accept_input().
+     */
+    size_t (*can_read)(void *opaque);
 } ChardevHandlers;
 
 /* -chardev BACKEND,id=ID,... */
@@ -36,5 +46,15 @@ bool qemu_chr_set_handlers(Chardev *chr, const ChardevHandlers *h,
 /* Writes everything or drops the connection; returns false if dropped. */
 bool qemu_chr_write_all(Chardev *chr, const uint8_t *buf, size_t len);
 bool qemu_chr_is_connected(Chardev *chr);
+const char *qemu_chr_get_id(Chardev *chr);
+/* Resumes reading after the frontend's can_read returned 0. */
+void qemu_chr_accept_input(Chardev *chr);
+/* Drops the current peer; a server then accepts the next client. */
+void qemu_chr_disconnect(Chardev *chr);
+/*
+ * Sends queued output (waiting at most about a second) and removes the
+ * files of listening sockets.  Registered with atexit(); idempotent.
+ */
+void qemu_chr_cleanup(void);
 
 #endif

@@ -24,7 +24,26 @@ bool kvm_enabled(void);
 bool kvm_init(MachineState *ms, Error **errp);
 /* Creates the vCPU for cpu and gives it its CPUID table. */
 bool kvm_init_vcpu(MachineState *ms, X86CPU *cpu, Error **errp);
-/* Every vCPU's thread id (for query-cpus-fast), -1 if none. */
+/* A vCPU's thread id (for query-cpus-fast); the main thread's before run */
 int kvm_vcpu_thread_id(X86CPU *cpu);
+
+/*
+ * Installs the run-state hooks (stop/cont pause and resume the vCPU
+ * threads; the first cont starts them) and the interrupt line handler.
+ */
+void kvm_start_machine(MachineState *ms);
+/* A reset lets vCPUs that stopped on an internal error run again */
+void kvm_vcpus_clear_failed(void);
+
+/* Register access for the boot loader and reset, by vCPU index */
+struct kvm_regs;
+struct kvm_sregs;
+int kvm_vcpu_count(void);
+bool kvm_vcpu_get_regs(int index, struct kvm_regs *regs,
+                       struct kvm_sregs *sregs, Error **errp);
+bool kvm_vcpu_set_regs(int index, const struct kvm_regs *regs,
+                       const struct kvm_sregs *sregs, Error **errp);
+/* BSP runnable; APs wait for INIT/SIPI (in-kernel irqchip) */
+bool kvm_vcpu_set_mp_state(int index, bool runnable, Error **errp);
 
 #endif

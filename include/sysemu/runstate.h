@@ -51,7 +51,29 @@ bool qemu_shutdown_requested(void);
 int qemu_exit_status(void);
 void qemu_set_exit_status(int status);
 
-/* Main loop (GLib) until a shutdown request; installs SIGINT/SIGTERM. */
+/*
+ * Machine-level requests.  Callable from any thread (vCPU threads
+ * included): off the main thread they are carried out, and their events
+ * sent, from the main loop.
+ *
+ * Reset: with -no-reboot a guest-initiated reset becomes a shutdown;
+ * otherwise the machine's reset hook runs, then RESET is emitted.
+ * Powerdown: emits POWERDOWN, then the machine's hook (ACPI power button).
+ * A guest shutdown under -no-shutdown emits SHUTDOWN and pauses instead of
+ * ending the main loop.
+ */
+void qemu_system_reset_request(ShutdownCause cause);
+void qemu_system_powerdown_request(void);
+void runstate_set_machine_hooks(void (*reset)(ShutdownCause cause),
+                                void (*powerdown)(void));
+void runstate_set_no_reboot(bool on);
+void runstate_set_no_shutdown(bool on);
+
+/*
+ * Main loop (GLib) until a shutdown request.  Installs handlers for
+ * SIGINT, SIGTERM and SIGHUP: "terminating on signal N from pid P (CMD)",
+ * then a shutdown with reason host-signal.
+ */
 void main_loop_run(void);
 
 #endif

@@ -157,7 +157,8 @@ QMP_CASES = [
     (b'{"execute":"qom-list-types","arguments":{"abstract":"yes"}}',
      "GenericError", "Invalid parameter type for 'abstract', "
      "expected: boolean"),
-    (b'[' * 5000 + b']' * 5000, "GenericError", "JSON parse error"),
+    (b'[' * 5000 + b']' * 5000, "GenericError",
+     "JSON nesting depth limit exceeded"),
     (b'{"execute":"\\u0000"}', "CommandNotFound", "has not been found"),
 ]
 

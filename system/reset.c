@@ -1,0 +1,76 @@
+/*
+ * What a machine reset does: the vCPUs are held still, every registered
+ * handler runs (devices, then the boot loader that puts vCPU 0 back at the
+ * kernel's entry), and the vCPUs go again.  runstate.c decides when (and
+ * whether, with -no-reboot) a reset happens and sends the RESET event.
+ */
+#include <glib.h>
+
+#include "sysemu/reset.h"
+
+typedef struct ResetEntry {
+    QEMUResetHandler *fn;
+    void *opaque;
+} ResetEntry;
+
+static GArray *reset_handlers;
+static void (*vcpu_pause)(void);
+static void (*vcpu_resume)(void);
+
+void qemu_register_reset(QEMUResetHandler *fn, void *opaque)
+{
+    ResetEntry e = { fn, opaque };
+
+    if (!reset_handlers) {
+        reset_handlers = g_array_new(FALSE, FALSE, sizeof(ResetEntry));
+    }
+    g_array_append_val(reset_handlers, e);
+}
+
+void qemu_set_reset_vcpu_hooks(void (*pause)(void), void (*resume)(void))
+{
+    vcpu_pause = pause;
+    vcpu_resume = resume;
+}
+
+static void machine_reset(ShutdownCause cause)
+{
+    bool was_running = runstate_is_running();
+    guint i;
+
+    if (was_running && vcpu_pause) {
+        vcpu_pause();
+    }
+    for (i = 0; reset_handlers && i < reset_handlers->len; i++) {
+        ResetEntry *e = &g_array_index(reset_handlers, ResetEntry, i);
+        e->fn(e->opaque);
+    }
+    if (runstate_get() == RUN_STATE_INTERNAL_ERROR) {
+        /* A reset recovers from an emulation failure; cont runs it again */
+        runstate_set(RUN_STATE_PAUSED);
+    } else if (was_running && vcpu_resume) {
+        vcpu_resume();
+    }
+}
+
+void qemu_machine_hooks_install(void (*powerdown)(void))
+{
+    runstate_set_machine_hooks(machine_reset, powerdown);
+}
+
+void qemu_set_no_reboot(bool value)
+{
+    runstate_set_no_reboot(value);
+}
+
+static gboolean exit_bh(gpointer data)
+{
+    qemu_set_exit_status(GPOINTER_TO_INT(data));
+    qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_SHUTDOWN);
+    return G_SOURCE_REMOVE;
+}
+
+void qemu_system_exit_request(int status)
+{
+    g_main_context_invoke(NULL, exit_bh, GINT_TO_POINTER(status));
+}
