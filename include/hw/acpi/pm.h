@@ -1,0 +1,112 @@
+/*
+ * ACPI fixed-hardware power management block of the PC boards: PM1a event
+ * (status/enable), PM1a control and the PM timer, at ACPI_PM_BASE in I/O
+ * space on both i440fx and q35.  The FADT built by hw/i386/acpi-build.c
+ * points at these registers, and its DSDT's \_S5_ names ACPI_PM_SLP_TYP_S5.
+ *
+ * Port layout (offsets from ACPI_PM_BASE):
+ *   0x0  PM1_STS  16 bits, write 1 to clear; PWRBTN_STS is the only source
+ *   0x2  PM1_EN   16 bits, read/write
+ *   0x4  PM1_CNT  16 bits: SCI_EN, SLP_TYP (10-12), SLP_EN (13, write-only)
+ *   0x8  PM_TMR   32 bits, read-only, 3.579545 MHz from CLOCK_MONOTONIC
+ * Other bytes of the 16-byte range read all-ones and ignore writes.  No
+ * GPE block is declared.
+ *
+ * The register model (AcpiPMState and the acpi_pm_state_* functions) uses
+ * no ports, fds or globals: its outputs are callbacks, so it is tested
+ * alone.  acpi_pm_init() wires one instance to the ports, the SCI line and
+ * the shutdown request.
+ */
+#ifndef HW_ACPI_PM_H
+#define HW_ACPI_PM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+#include "hw/boards.h"
+#include "qapi/error.h"
+
+#define ACPI_PM_BASE            0x600
+#define ACPI_PM_IO_LEN          0x10
+#define ACPI_PM1_EVT_OFFSET     0x0     /* PM1_STS, then PM1_EN */
+#define ACPI_PM1_EVT_LEN        4
+#define ACPI_PM1_CNT_OFFSET     0x4
+#define ACPI_PM1_CNT_LEN        2
+#define ACPI_PM_TMR_OFFSET      0x8
+#define ACPI_PM_TMR_LEN         4
+#define ACPI_PM_TIMER_HZ        3579545
+
+/* The SCI: ISA IRQ 9, level-triggered, active high (see the MADT) */
+#define ACPI_PM_SCI_GSI         9
+
+/* PM1_STS / PM1_EN bits */
+#define ACPI_PM1_TMR            (1u << 0)
+#define ACPI_PM1_GBL            (1u << 5)
+#define ACPI_PM1_PWRBTN         (1u << 8)
+#define ACPI_PM1_SLPBTN         (1u << 9)
+#define ACPI_PM1_RTC            (1u << 10)
+#define ACPI_PM1_WAK            (1u << 15)
+
+/* PM1_CNT bits */
+#define ACPI_PM1_CNT_SCI_EN     (1u << 0)
+#define ACPI_PM1_CNT_BM_RLD     (1u << 1)
+#define ACPI_PM1_CNT_GBL_RLS    (1u << 2)
+#define ACPI_PM1_CNT_SLP_TYP_SHIFT 10
+#define ACPI_PM1_CNT_SLP_TYP_MASK  (7u << ACPI_PM1_CNT_SLP_TYP_SHIFT)
+#define ACPI_PM1_CNT_SLP_EN     (1u << 13)
+
+/*
+ * The SLP_TYP value that powers the machine off (S5, soft off).  Any value
+ * 0-7 could serve: the chipset defines it and the DSDT's \_S5_ tells the
+ * OS.  7 is the value Intel's ICH family uses for soft off.  No other
+ * sleep state is offered; other SLP_TYP values are ignored.
+ */
+#define ACPI_PM_SLP_TYP_S5      7
+
+typedef struct AcpiPMState {
+    GMutex lock;
+    uint16_t pm1_sts;
+    uint16_t pm1_en;
+    uint16_t pm1_cnt;           /* SLP_EN is never stored */
+    int64_t tmr_base_ns;        /* clock value at reset: the timer's 0 */
+    int sci_level;              /* last level given to set_sci */
+
+    /* Outputs; each is called with lock held */
+    int64_t (*clock_ns)(void);                      /* monotonic ns */
+    void (*set_sci)(void *opaque, int level);
+    void (*sleep)(void *opaque, unsigned slp_typ);  /* SLP_EN written */
+    void *opaque;
+} AcpiPMState;
+
+/*
+ * Register model.  init sets up the lock and resets; hooks are set by the
+ * caller before the first access (a NULL hook does nothing, a NULL clock
+ * means CLOCK_MONOTONIC).  Accesses are 1, 2 or 4 bytes at any offset of
+ * the block; values are little-endian across the registers they span.
+ */
+void acpi_pm_state_init(AcpiPMState *s);
+void acpi_pm_state_destroy(AcpiPMState *s);
+void acpi_pm_state_reset(AcpiPMState *s);
+uint32_t acpi_pm_state_read(AcpiPMState *s, uint16_t offset, unsigned size);
+void acpi_pm_state_write(AcpiPMState *s, uint16_t offset, unsigned size,
+                         uint32_t value);
+/* Sets PWRBTN_STS; the SCI follows if PWRBTN_EN and SCI_EN are set */
+void acpi_pm_state_power_button(AcpiPMState *s);
+/* The PM timer's current 32-bit value */
+uint32_t acpi_pm_state_timer(AcpiPMState *s);
+
+/*
+ * The board's PM block: claims ACPI_PM_BASE..+ACPI_PM_IO_LEN-1, raises the
+ * SCI with pc_set_irq(ACPI_PM_SCI_GSI), and turns an S5 request into
+ * qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_SHUTDOWN).  False with
+ * *errp set if the ports are taken (a second call included).
+ */
+bool acpi_pm_init(MachineState *ms, Error **errp);
+/* QMP system_powerdown: presses the fixed-feature power button */
+void acpi_pm_powerdown(void);
+/* Machine reset: registers to their power-on values, SCI lowered */
+void acpi_pm_reset(void);
+
+#endif
