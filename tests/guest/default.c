@@ -1,0 +1,63 @@
+/*
+ * default guest (README's main command): prints a banner, what it was
+ * booted with, and which KVM paravirtual features its own CPUID shows:
+ *   PV features: kvmclock=on ... kvm-pv-eoi=on kvm-pv-unhalt=off ...
+ * then GUEST-DONE, and powers off through ACPI (exit=debug or exit-port=
+ * select isa-debug-exit instead).
+ */
+#include "lib.h"
+
+const char guest_name[] = "default";
+
+int guest_main(void)
+{
+    static const char *kinds[] = { "unknown", "multiboot", "pvh" };
+    struct cpuid_regs r;
+    char vendor[13], brand[49];
+    char line[512];
+    int n;
+
+    default_exit_method = EXIT_ACPI;
+    printf("\nkvm-pv test guest (tests/guest default.elf)\n");
+    printf("boot: %s\n", kinds[boot_info.kind]);
+    printf("cmdline: %s\n", boot_info.cmdline);
+
+    r = cpuid(0);
+    memcpy(vendor, &r.ebx, 4);
+    memcpy(vendor + 4, &r.edx, 4);
+    memcpy(vendor + 8, &r.ecx, 4);
+    vendor[12] = 0;
+    brand[0] = 0;
+    if (cpuid(0x80000000).eax >= 0x80000004) {
+        for (u32 i = 0; i < 3; i++) {
+            r = cpuid(0x80000002 + i);
+            memcpy(brand + 16 * i, &r, 16);
+        }
+        brand[48] = 0;
+    }
+    r = cpuid(1);
+    printf("cpu: %s family 0x%x model 0x%x stepping %u \"%s\"\n", vendor,
+           ((r.eax >> 8) & 0xf) + ((r.eax >> 20) & 0xff), ((r.eax >> 4) & 0xf) | ((r.eax >> 12) & 0xf0),
+           r.eax & 0xf, brand);
+    printf("cpus: %d\n", smp_expected_cpus());
+    printf("memory: ram-top=0x%08x\n", boot_info.ram_top);
+    printf("acpi: rsdp=0x%08x (%s)\n", acpi_find_rsdp(),
+           boot_info.rsdp ? "from start_info" : "found by scanning");
+
+    u32 base = kvm_cpuid_base();
+    if (!base) {
+        printf("hypervisor: no KVM signature\n");
+        printf("PV features: none\n");
+    } else {
+        u32 eax = cpuid(base + 1).eax;
+        printf("hypervisor: KVMKVMKVM at 0x%08x, features eax=0x%08x\n", base, eax);
+        n = snprintf(line, sizeof(line), "PV features:");
+        for (int i = 0; i < kvm_feature_count; i++) {
+            n += snprintf(line + n, sizeof(line) - n, " %s=%s", kvm_feature_names[i].name,
+                          eax & (1u << kvm_feature_names[i].bit) ? "on" : "off");
+        }
+        printf("%s\n", line);
+    }
+    printf("GUEST-DONE\n");
+    return 0;
+}
