@@ -328,6 +328,14 @@ static void opt_run_with(const char *opt, const char *arg)
     qemu_opts_free(opts);
 }
 
+/* -no-acpi is -machine acpi=off, applied with the machine's options */
+static bool no_acpi;
+
+static void opt_no_acpi(const char *opt, const char *arg)
+{
+    no_acpi = true;
+}
+
 static void opt_no_shutdown(const char *opt, const char *arg)
 {
     runstate_set_no_shutdown(true);
@@ -360,6 +368,7 @@ static const StartupOption startup_options[] = {
     { "nodefaults", OPT_FLAG, opt_ignore },
     { "no-user-config", OPT_FLAG, opt_ignore },
     { "no-shutdown", OPT_FLAG, opt_no_shutdown },
+    { "no-acpi", OPT_FLAG, opt_no_acpi },
     { "no-reboot", OPT_FLAG, opt_no_reboot },
     { "audio", OPT_ARG, opt_ignore },
     { "audiodev", OPT_ARG, opt_ignore },
@@ -672,6 +681,10 @@ int qemu_main(int argc, char **argv)
         object_unref(c);
     }
     machine_set_options(ms, machine_opts);
+    if (no_acpi && !object_property_parse(mobj, "acpi", "off", &err)) {
+        error_report_err(err);
+        exit(1);
+    }
     qemu_opts_free(machine_opts);
     ms->global_props = config.globals;
     ms->kernel_filename = g_strdup(config.kernel);
@@ -715,7 +728,7 @@ int qemu_main(int argc, char **argv)
             }
         }
     }
-    if (mc->init && !x86_boot_machine(ms, 0, &err)) {
+    if (mc->init && !x86_boot_machine(ms, ms->acpi_rsdp, &err)) {
         error_report_err(err);
         exit(1);
     }

@@ -9,7 +9,10 @@
  */
 #include <string.h>
 
+#include "hw/acpi/pm.h"
+#include "hw/i386/acpi-build.h"
 #include "hw/i386/pc.h"
+#include "sysemu/reset.h"
 
 #define CPU(model) model "-x86_64-cpu"
 #define ALL_CPUS "x86_64-cpu"
@@ -343,7 +346,29 @@ static void pc_register_types(void)
 }
 type_init(pc_register_types)
 
+static void pc_acpi_reset(void *opaque)
+{
+    acpi_pm_reset();
+}
+
+/*
+ * The board: vCPUs, the ACPI PM block and tables (the RSDP goes to the
+ * boot loader), the reset and power-button hooks.
+ */
 bool pc_machine_init(MachineState *ms, Error **errp)
 {
-    return machine_create_cpus(ms, errp);
+    if (!machine_create_cpus(ms, errp)) {
+        return false;
+    }
+    if (acpi_enabled(ms)) {
+        if (!acpi_pm_init(ms, errp) ||
+            !acpi_build_tables(ms, &ms->acpi_rsdp, errp)) {
+            return false;
+        }
+        qemu_register_reset(pc_acpi_reset, NULL);
+        qemu_machine_hooks_install(acpi_pm_powerdown);
+    } else {
+        qemu_machine_hooks_install(NULL);
+    }
+    return true;
 }

@@ -687,6 +687,5 @@ bool x86_boot_machine(MachineState *ms, uint64_t rsdp, Error **errp)
     }
     qemu_register_reset(x86_boot_reset, bm);
     kvm_start_machine(ms);
-    qemu_machine_hooks_install(NULL);
     return true;
 }

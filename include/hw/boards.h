@@ -82,6 +82,7 @@ struct MachineState {
     X86CPUEnv cpu_env;
     X86HostCaps *host;
     GPtrArray *cpus;            /* X86CPU* */
+    uint64_t acpi_rsdp;         /* 0 without ACPI tables */
 };
 
 #define MACHINE(obj) ((MachineState *)(obj))
