@@ -203,7 +203,14 @@ exc_common:
     addl $4, %esp
     popal
     addl $8, %esp           /* vector and error code */
-    iret
+    /*
+     * Same-privilege return without iret, which PVM's instruction
+     * emulation lacks: restore EFLAGS, then a near return that also drops
+     * CS and EFLAGS (CS is always our flat code segment).
+     */
+    pushl 8(%esp)
+    popfl
+    ret $8
 
     .section .rodata
     .globl exc_stubs
