@@ -10,7 +10,9 @@ through qom-get, and prints a table.  Usage:
 
 import argparse
 import os
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
 from qmp_machine import Machine, kvm_feature_names, kvm_usable  # noqa: E402
@@ -50,9 +52,39 @@ def main():
                 assert on == bool(in_cpuid), (m, p, on, hex(eax))
                 cells.append(f"{'on' if on else 'off':>16}")
             print(m.ljust(width) + f"0x{eax:08x}  " + " ".join(cells))
+    guest = os.path.join(os.path.dirname(args.binary), "tests", "guest",
+                         "default.elf")
+    if os.path.exists(guest):
+        print(f"\nThe same, seen from inside: the default test guest boots "
+              f"(-kernel {os.path.relpath(guest)}) and reads its own CPUID\n")
+        for m in machines:
+            print(f"{m}: {boot_default_guest(args.binary, guest, m, args.cpu)}")
     print("\npc-q35-8.0 turns kvm-pv-unhalt (PV spinlocks) on by default;"
           " pc-q35-7.2 keeps QEMU 7.2's guest ABI.")
     return 0
+
+
+def boot_default_guest(binary, guest, machine, cpu):
+    """Boots the guest to its ACPI poweroff; returns its PV features line."""
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "serial.log")
+        try:
+            p = subprocess.run([binary, "-machine", machine, "-accel", "kvm",
+                                "-cpu", cpu, "-m", "128", "-display", "none",
+                                "-nodefaults", "-serial", f"file:{log}",
+                                "-kernel", guest, "-append", "exit=acpi"],
+                               stdin=subprocess.DEVNULL, capture_output=True,
+                               timeout=60)
+            status = p.returncode
+        except subprocess.TimeoutExpired:
+            status = "timeout"
+        text = open(log, errors="replace").read() if os.path.exists(log) \
+            else ""
+    for line in text.splitlines():
+        if line.startswith("PV features:"):
+            return line[len("PV features:"):].strip() + \
+                f"   (guest exit status {status})"
+    return f"no answer from the guest (exit status {status})"
 
 
 if __name__ == "__main__":
