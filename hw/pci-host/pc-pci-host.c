@@ -1,0 +1,220 @@
+/*
+ * PCI configuration mechanism #1 and the board's host bridge (see
+ * include/hw/pci-host/pc-pci-host.h).
+ *
+ * CONFIG_ADDRESS (0xcf8) is a dword register: other widths there are not
+ * configuration cycles, and a byte at 0xcf9 is the southbridge's reset
+ * control register (bit 2 resets the system, as Linux's reboot=pci uses
+ * it).  The host bridge shows the IDs and reset values a QEMU guest
+ * reads before firmware touches it, subsystem 1af4:1100 as every QEMU
+ * PCI device.  No other device exists yet, so every other bus, device
+ * and function reads all-ones.
+ */
+#include <string.h>
+
+#include <glib.h>
+
+#include "exec/memory.h"
+#include "hw/pci-host/pc-pci-host.h"
+#include "sysemu/reset.h"
+#include "sysemu/runstate.h"
+
+#define PCI_CONFIG_ADDR 0xcf8
+#define PCI_CONFIG_DATA 0xcfc
+#define PCI_CONFIG_SPACE_SIZE 256
+
+#define PCI_VENDOR_ID 0x00
+#define PCI_DEVICE_ID 0x02
+#define PCI_COMMAND 0x04
+#define PCI_REVISION_ID 0x08
+#define PCI_CLASS_PROG 0x09
+#define PCI_CLASS_DEVICE 0x0a
+#define PCI_HEADER_TYPE 0x0e
+#define PCI_SUBSYSTEM_VENDOR_ID 0x2c
+#define PCI_SUBSYSTEM_ID 0x2e
+
+#define RCR_SYS_RST 0x02
+#define RCR_RST_CPU 0x04
+
+/* State ------------------------------------------------------------------ */
+
+typedef struct PCHostBridgeInfo {
+    uint16_t vendor, device;
+    uint8_t revision;
+    /* Chipset registers with non-zero reset values: {offset, value} */
+    struct {
+        uint8_t offset, value;
+    } regs[4];
+} PCHostBridgeInfo;
+
+static const PCHostBridgeInfo host_bridges[] = {
+    [PC_HOST_I440FX] = {
+        .vendor = 0x8086, .device = 0x1237, .revision = 0x02,
+        .regs = { { 0x72, 0x02 } },                 /* SMRAM: C_BASE_SEG */
+    },
+    [PC_HOST_Q35_MCH] = {
+        .vendor = 0x8086, .device = 0x29c0, .revision = 0x00,
+        .regs = { { 0x9d, 0x02 }, { 0x9e, 0x38 } }, /* SMRAM, ESMRAMC */
+    },
+};
+
+typedef struct PCPCIHostState {
+    GMutex lock;
+    PCHostBridgeKind kind;
+    uint32_t config_addr;
+    uint8_t rcr;                /* reset control at 0xcf9 */
+    uint8_t config[PCI_CONFIG_SPACE_SIZE];
+} PCPCIHostState;
+
+static void pci_set_word(uint8_t *p, uint16_t v)
+{
+    p[0] = v & 0xff;
+    p[1] = v >> 8;
+}
+
+/* Register read/write ---------------------------------------------------- */
+
+/* Offset in 00:00.0's space the current address selects, or -1 */
+static int pc_pci_host_selected(const PCPCIHostState *s)
+{
+    uint32_t a = s->config_addr;
+
+    if (!(a & 0x80000000u) || (a & 0x00ffff00u)) {
+        return -1; /* disabled, or a bus/device/function with nothing */
+    }
+    return a & 0xfc;
+}
+
+/* Writable: command bits and the chipset's own registers */
+static bool pc_pci_host_writable(unsigned offset)
+{
+    return offset == PCI_COMMAND || offset == PCI_COMMAND + 1 ||
+           offset == 0x0d || offset >= 0x40;
+}
+
+static uint32_t pc_pci_host_addr_read(void *opaque, uint16_t offset,
+                                      unsigned size)
+{
+    PCPCIHostState *s = opaque;
+    uint32_t v = 0xffffffffu;
+
+    g_mutex_lock(&s->lock);
+    if (offset == 0 && size == 4) {
+        v = s->config_addr;
+    } else if (offset == 1 && size == 1) {
+        v = s->rcr;
+    }
+    g_mutex_unlock(&s->lock);
+    return v;
+}
+
+static void pc_pci_host_addr_write(void *opaque, uint16_t offset,
+                                   unsigned size, uint32_t value)
+{
+    PCPCIHostState *s = opaque;
+    bool reset = false;
+
+    g_mutex_lock(&s->lock);
+    if (offset == 0 && size == 4) {
+        s->config_addr = value;
+    } else if (offset == 1 && size == 1) {
+        reset = value & RCR_RST_CPU;
+        if (!reset) {
+            s->rcr = value & RCR_SYS_RST;
+        }
+    }
+    g_mutex_unlock(&s->lock);
+    if (reset) {
+        qemu_system_reset_request(SHUTDOWN_CAUSE_GUEST_RESET);
+    }
+}
+
+static uint32_t pc_pci_host_data_read(void *opaque, uint16_t offset,
+                                      unsigned size)
+{
+    PCPCIHostState *s = opaque;
+    uint32_t v = 0;
+    unsigned i;
+    int base;
+
+    g_mutex_lock(&s->lock);
+    base = pc_pci_host_selected(s);
+    for (i = 0; i < size; i++) {
+        unsigned off = base + offset + i;
+
+        v |= (uint32_t)(base < 0 ? 0xff : s->config[off & 0xff]) << (8 * i);
+    }
+    g_mutex_unlock(&s->lock);
+    return v;
+}
+
+static void pc_pci_host_data_write(void *opaque, uint16_t offset,
+                                   unsigned size, uint32_t value)
+{
+    PCPCIHostState *s = opaque;
+    unsigned i;
+    int base;
+
+    g_mutex_lock(&s->lock);
+    base = pc_pci_host_selected(s);
+    for (i = 0; base >= 0 && i < size; i++) {
+        unsigned off = (base + offset + i) & 0xff;
+
+        if (pc_pci_host_writable(off)) {
+            s->config[off] = value >> (8 * i);
+        }
+    }
+    g_mutex_unlock(&s->lock);
+}
+
+/* Reset ------------------------------------------------------------------ */
+
+static void pc_pci_host_reset_locked(PCPCIHostState *s)
+{
+    const PCHostBridgeInfo *info = &host_bridges[s->kind];
+    size_t i;
+
+    memset(s->config, 0, sizeof(s->config));
+    pci_set_word(s->config + PCI_VENDOR_ID, info->vendor);
+    pci_set_word(s->config + PCI_DEVICE_ID, info->device);
+    s->config[PCI_REVISION_ID] = info->revision;
+    s->config[PCI_CLASS_PROG] = 0x00;
+    pci_set_word(s->config + PCI_CLASS_DEVICE, 0x0600); /* host bridge */
+    s->config[PCI_HEADER_TYPE] = 0x00;
+    pci_set_word(s->config + PCI_SUBSYSTEM_VENDOR_ID, 0x1af4);
+    pci_set_word(s->config + PCI_SUBSYSTEM_ID, 0x1100);
+    for (i = 0; i < G_N_ELEMENTS(info->regs) && info->regs[i].offset; i++) {
+        s->config[info->regs[i].offset] = info->regs[i].value;
+    }
+    s->config_addr = 0;
+    s->rcr = 0;
+}
+
+static void pc_pci_host_reset(void *opaque)
+{
+    PCPCIHostState *s = opaque;
+
+    g_mutex_lock(&s->lock);
+    pc_pci_host_reset_locked(s);
+    g_mutex_unlock(&s->lock);
+}
+
+/* Realize and registration ------------------------------------------------ */
+
+bool pc_pci_host_create(PCHostBridgeKind kind, Error **errp)
+{
+    PCPCIHostState *s = g_new0(PCPCIHostState, 1);
+
+    g_mutex_init(&s->lock);
+    s->kind = kind;
+    pc_pci_host_reset_locked(s);
+    if (!ioport_register(PCI_CONFIG_ADDR, 4, pc_pci_host_addr_read,
+                         pc_pci_host_addr_write, s) ||
+        !ioport_register(PCI_CONFIG_DATA, 4, pc_pci_host_data_read,
+                         pc_pci_host_data_write, s)) {
+        error_setg(errp, "PCI host: I/O ports 0xcf8-0xcff are in use");
+        return false;
+    }
+    qemu_register_reset(pc_pci_host_reset, s);
+    return true;
+}

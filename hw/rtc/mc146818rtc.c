@@ -1,0 +1,348 @@
+/*
+ * MC146818 RTC and CMOS RAM (see include/hw/rtc/mc146818rtc.h).
+ *
+ * The clock is host UTC, as QEMU's default -rtc base=utc.  The guest's
+ * view of time is kept as an offset from it, so setting the clock never
+ * touches the host and a reset keeps the time (the chip is battery
+ * backed).
+ */
+#include <string.h>
+#include <time.h>
+
+#include <glib.h>
+
+#include "exec/memory.h"
+#include "hw/irq.h"
+#include "hw/rtc/mc146818rtc.h"
+#include "sysemu/reset.h"
+
+#define NS_PER_SEC 1000000000LL
+/* UIP is set this long before each update (244 us at 32.768 kHz) */
+#define RTC_UIP_NS 244000LL
+#define RTC_ISA_IRQ 8
+
+/* State ------------------------------------------------------------------ */
+
+static int64_t rtc_host_clock(void *opaque)
+{
+    return g_get_real_time() * 1000;
+}
+
+static int64_t rtc_guest_ns(const RTCState *s)
+{
+    return s->clock(s->opaque) + s->offset_ns;
+}
+
+static bool rtc_is_time_reg(unsigned reg)
+{
+    return reg <= RTC_YEAR || reg == RTC_CENTURY;
+}
+
+static uint8_t rtc_to_reg(const RTCState *s, int v)
+{
+    if (s->cmos[RTC_REG_B] & REG_B_DM) {
+        return v;
+    }
+    return ((v / 10) << 4) | (v % 10);
+}
+
+static int rtc_from_reg(const RTCState *s, uint8_t v)
+{
+    if (s->cmos[RTC_REG_B] & REG_B_DM) {
+        return v;
+    }
+    return (v >> 4) * 10 + (v & 0x0f);
+}
+
+static uint8_t rtc_hour_to_reg(const RTCState *s, int hour)
+{
+    int h12;
+
+    if (s->cmos[RTC_REG_B] & REG_B_24H) {
+        return rtc_to_reg(s, hour);
+    }
+    h12 = hour % 12 ? hour % 12 : 12;
+    return rtc_to_reg(s, h12) | (hour >= 12 ? 0x80 : 0);
+}
+
+static int rtc_hour_from_reg(const RTCState *s, uint8_t v)
+{
+    int h;
+
+    if (s->cmos[RTC_REG_B] & REG_B_24H) {
+        return rtc_from_reg(s, v);
+    }
+    h = rtc_from_reg(s, v & 0x7f) % 12;
+    return (v & 0x80) ? h + 12 : h;
+}
+
+/* Copies the guest's current time into the time registers */
+static void rtc_latch_time(RTCState *s)
+{
+    time_t secs = rtc_guest_ns(s) / NS_PER_SEC;
+    struct tm tm;
+
+    gmtime_r(&secs, &tm);
+    s->cmos[RTC_SECONDS] = rtc_to_reg(s, tm.tm_sec);
+    s->cmos[RTC_MINUTES] = rtc_to_reg(s, tm.tm_min);
+    s->cmos[RTC_HOURS] = rtc_hour_to_reg(s, tm.tm_hour);
+    s->cmos[RTC_DAY_OF_WEEK] = rtc_to_reg(s, tm.tm_wday + 1);
+    s->cmos[RTC_DAY_OF_MONTH] = rtc_to_reg(s, tm.tm_mday);
+    s->cmos[RTC_MONTH] = rtc_to_reg(s, tm.tm_mon + 1);
+    s->cmos[RTC_YEAR] = rtc_to_reg(s, tm.tm_year % 100);
+    s->cmos[RTC_CENTURY] = rtc_to_reg(s, (tm.tm_year + 1900) / 100);
+}
+
+/* The time registers as the guest set them become the new offset */
+static void rtc_commit_time(RTCState *s)
+{
+    struct tm tm = { 0 };
+    int64_t host = s->clock(s->opaque);
+    time_t secs;
+
+    tm.tm_sec = rtc_from_reg(s, s->cmos[RTC_SECONDS]);
+    tm.tm_min = rtc_from_reg(s, s->cmos[RTC_MINUTES]);
+    tm.tm_hour = rtc_hour_from_reg(s, s->cmos[RTC_HOURS]);
+    tm.tm_mday = rtc_from_reg(s, s->cmos[RTC_DAY_OF_MONTH]);
+    tm.tm_mon = rtc_from_reg(s, s->cmos[RTC_MONTH]) - 1;
+    tm.tm_year = rtc_from_reg(s, s->cmos[RTC_CENTURY]) * 100 +
+                 rtc_from_reg(s, s->cmos[RTC_YEAR]) - 1900;
+    secs = timegm(&tm);
+    /* Keep the host's fraction of a second: updates stay on its edges */
+    s->offset_ns = (int64_t)secs * NS_PER_SEC + host % NS_PER_SEC - host;
+}
+
+static bool rtc_update_in_progress(const RTCState *s)
+{
+    int64_t ns = rtc_guest_ns(s) % NS_PER_SEC;
+
+    if ((s->cmos[RTC_REG_A] & 0x70) != 0x20 ||
+        (s->cmos[RTC_REG_B] & REG_B_SET)) {
+        return false; /* divider stopped or updates held */
+    }
+    return ns >= NS_PER_SEC - RTC_UIP_NS;
+}
+
+/* Register read/write ---------------------------------------------------- */
+
+uint8_t rtc_ioport_read(RTCState *s, unsigned offset)
+{
+    unsigned reg = s->index;
+    uint8_t v;
+
+    if (offset == 0) {
+        return 0xff; /* the index register is write-only */
+    }
+    if (rtc_is_time_reg(reg) && reg != RTC_SECONDS_ALARM &&
+        reg != RTC_MINUTES_ALARM && reg != RTC_HOURS_ALARM &&
+        !(s->cmos[RTC_REG_B] & REG_B_SET)) {
+        rtc_latch_time(s);
+    }
+    v = s->cmos[reg];
+    switch (reg) {
+    case RTC_REG_A:
+        v = (v & ~REG_A_UIP) | (rtc_update_in_progress(s) ? REG_A_UIP : 0);
+        break;
+    case RTC_REG_C:
+        /* Reading C acknowledges its flags */
+        s->cmos[RTC_REG_C] = 0;
+        if (v && s->irq) {
+            s->irq(s->opaque, 0);
+        }
+        break;
+    }
+    return v;
+}
+
+static void rtc_write_time_reg(RTCState *s, unsigned reg, uint8_t value)
+{
+    bool held = s->cmos[RTC_REG_B] & REG_B_SET;
+
+    if (!held) {
+        rtc_latch_time(s);
+    }
+    s->cmos[reg] = value;
+    if (!held) {
+        rtc_commit_time(s);
+    }
+}
+
+void rtc_ioport_write(RTCState *s, unsigned offset, uint8_t value)
+{
+    unsigned reg = s->index;
+
+    if (offset == 0) {
+        s->index = value & 0x7f;
+        s->nmi_disabled = value & 0x80;
+        return;
+    }
+    switch (reg) {
+    case RTC_SECONDS_ALARM:
+    case RTC_MINUTES_ALARM:
+    case RTC_HOURS_ALARM:
+        s->cmos[reg] = value;
+        break;
+    case RTC_SECONDS:
+    case RTC_MINUTES:
+    case RTC_HOURS:
+    case RTC_DAY_OF_WEEK:
+    case RTC_DAY_OF_MONTH:
+    case RTC_MONTH:
+    case RTC_YEAR:
+    case RTC_CENTURY:
+        rtc_write_time_reg(s, reg, value);
+        break;
+    case RTC_REG_A:
+        s->cmos[reg] = (s->cmos[reg] & REG_A_UIP) | (value & ~REG_A_UIP);
+        break;
+    case RTC_REG_B:
+        if ((value & REG_B_SET) && !(s->cmos[RTC_REG_B] & REG_B_SET)) {
+            /* Freeze the registers at the current time for the guest */
+            rtc_latch_time(s);
+            value &= ~0x10; /* SET clears the update-ended interrupt enable */
+        } else if (!(value & REG_B_SET) &&
+                   (s->cmos[RTC_REG_B] & REG_B_SET)) {
+            /* In the format the registers were written in */
+            rtc_commit_time(s);
+        }
+        s->cmos[RTC_REG_B] = value;
+        break;
+    case RTC_REG_C:
+    case RTC_REG_D:
+        break; /* read-only */
+    default:
+        s->cmos[reg] = value;
+        break;
+    }
+}
+
+void rtc_set_memory(RTCState *s, unsigned addr, uint8_t value)
+{
+    if (addr < RTC_CMOS_SIZE) {
+        s->cmos[addr] = value;
+    }
+}
+
+uint8_t rtc_get_memory(const RTCState *s, unsigned addr)
+{
+    return addr < RTC_CMOS_SIZE ? s->cmos[addr] : 0xff;
+}
+
+static void rtc_set_word(RTCState *s, unsigned addr, uint16_t v)
+{
+    s->cmos[addr] = v & 0xff;
+    s->cmos[addr + 1] = v >> 8;
+}
+
+void rtc_set_pc_memory_fields(RTCState *s, uint64_t below_4g,
+                              uint64_t above_4g, unsigned cpus)
+{
+    uint64_t ext_kib = below_4g > 0x100000 ? below_4g / 1024 - 1024 : 0;
+    uint64_t above_16m = below_4g > 0x1000000 ?
+                         (below_4g - 0x1000000) / 65536 : 0;
+    uint64_t high = above_4g / 65536;
+
+    rtc_set_word(s, CMOS_BASE_MEM_LO, 640);
+    rtc_set_word(s, CMOS_EXT_MEM_LO, MIN(ext_kib, 0xffff));
+    rtc_set_word(s, CMOS_EXT_MEM2_LO, MIN(ext_kib, 0xffff));
+    rtc_set_word(s, CMOS_MEM_16M_LO, MIN(above_16m, 0xffff));
+    s->cmos[CMOS_MEM_4G_LO] = high & 0xff;
+    s->cmos[CMOS_MEM_4G_LO + 1] = (high >> 8) & 0xff;
+    s->cmos[CMOS_MEM_4G_LO + 2] = (high >> 16) & 0xff;
+    s->cmos[CMOS_NR_CPUS] = cpus ? cpus - 1 : 0;
+}
+
+/* Reset ------------------------------------------------------------------ */
+
+void rtc_reset(RTCState *s)
+{
+    s->cmos[RTC_REG_A] = 0x26; /* 32.768 kHz divider, 1024 Hz rate */
+    s->cmos[RTC_REG_B] = REG_B_24H;
+    s->cmos[RTC_REG_C] = 0;
+    s->cmos[RTC_REG_D] = REG_D_VRT;
+    if (s->irq) {
+        s->irq(s->opaque, 0);
+    }
+}
+
+/* Realize ---------------------------------------------------------------- */
+
+void rtc_init(RTCState *s, RTCClockFunc *clock, RTCIrqFunc *irq,
+              void *opaque)
+{
+    memset(s, 0, sizeof(*s));
+    s->clock = clock ? clock : rtc_host_clock;
+    s->irq = irq;
+    s->opaque = opaque;
+    rtc_reset(s);
+    rtc_latch_time(s);
+}
+
+/* Registration: the board's RTC ------------------------------------------ */
+
+typedef struct ISARTCState {
+    GMutex lock;
+    RTCState rtc;
+} ISARTCState;
+
+static void isa_rtc_irq(void *opaque, int level)
+{
+    pc_set_irq(RTC_ISA_IRQ, level);
+}
+
+static uint32_t isa_rtc_read(void *opaque, uint16_t offset, unsigned size)
+{
+    ISARTCState *s = opaque;
+    uint32_t v = 0;
+    unsigned i;
+
+    g_mutex_lock(&s->lock);
+    for (i = 0; i < size; i++) {
+        uint32_t b = offset + i < 2 ? rtc_ioport_read(&s->rtc, offset + i)
+                                    : 0xff;
+        v |= b << (8 * i);
+    }
+    g_mutex_unlock(&s->lock);
+    return v;
+}
+
+static void isa_rtc_write(void *opaque, uint16_t offset, unsigned size,
+                          uint32_t value)
+{
+    ISARTCState *s = opaque;
+
+    unsigned i;
+
+    g_mutex_lock(&s->lock);
+    for (i = 0; i < size && offset + i < 2; i++) {
+        rtc_ioport_write(&s->rtc, offset + i, value >> (8 * i));
+    }
+    g_mutex_unlock(&s->lock);
+}
+
+static void isa_rtc_reset(void *opaque)
+{
+    ISARTCState *s = opaque;
+
+    g_mutex_lock(&s->lock);
+    rtc_reset(&s->rtc);
+    g_mutex_unlock(&s->lock);
+}
+
+bool rtc_isa_create(uint64_t below_4g, uint64_t above_4g, unsigned cpus,
+                    Error **errp)
+{
+    ISARTCState *s = g_new0(ISARTCState, 1);
+
+    g_mutex_init(&s->lock);
+    rtc_init(&s->rtc, NULL, isa_rtc_irq, s);
+    rtc_set_pc_memory_fields(&s->rtc, below_4g, above_4g, cpus);
+    if (!ioport_register(0x70, 2, isa_rtc_read, isa_rtc_write, s)) {
+        error_setg(errp, "mc146818rtc: I/O ports 0x70-0x71 are in use");
+        g_mutex_clear(&s->lock);
+        g_free(s);
+        return false;
+    }
+    qemu_register_reset(isa_rtc_reset, s);
+    return true;
+}

@@ -1,0 +1,21 @@
+/*
+ * PCI configuration mechanism #1 (0xcf8 address, 0xcfc-0xcff data) with
+ * the board's host bridge at 00:00.0; every other function reads
+ * all-ones.  0xcf9 is the reset control register of the PIIX3/ICH9.
+ */
+#ifndef HW_PCI_HOST_PC_PCI_HOST_H
+#define HW_PCI_HOST_PC_PCI_HOST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "qapi/error.h"
+
+typedef enum PCHostBridgeKind {
+    PC_HOST_I440FX,     /* 8086:1237 rev 02 */
+    PC_HOST_Q35_MCH,    /* 8086:29c0 */
+} PCHostBridgeKind;
+
+bool pc_pci_host_create(PCHostBridgeKind kind, Error **errp);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * -device and the PC board's built-in devices (system/device.c).
+ */
+#ifndef SYSEMU_DEVICE_H
+#define SYSEMU_DEVICE_H
+
+#include <stdbool.h>
+
+#include "hw/boards.h"
+#include "qapi/error.h"
+
+/*
+ * -device DRIVER[,prop=value,...] or -device '{"driver": ..., ...}'.
+ * Checks the driver and property names now; the device is created by
+ * pc_devices_create().
+ */
+bool qemu_device_add(const char *optarg, Error **errp);
+/* "-device help" or "-device DRIVER,help": prints the answer, true if so */
+bool qemu_device_help(const char *optarg);
+
+/* -nodefaults: no default serial port; -nographic: it goes to stdio */
+void qemu_devices_set_nodefaults(bool on);
+void qemu_devices_set_nographic(bool on);
+
+/*
+ * The PC board's devices, in this order: the PCI host bridge of the
+ * machine's family, the RTC with the memory size in CMOS, the i8042,
+ * port 0x92, the -serial ports (COM1 to "vc", a sink here, or to stdio
+ * with -nographic, unless -nodefaults, -serial or -device isa-serial),
+ * then every -device in command-line order.
+ */
+bool pc_devices_create(MachineState *ms, Error **errp);
+
+#endif

@@ -1,0 +1,324 @@
+/*
+ * -device: a {driver, category, properties, create} table of the devices
+ * this build can add, and the PC board's built-in devices.
+ *
+ * Devices are checked when the option is parsed (driver and property
+ * names, as QEMU's errors name them) and created in command-line order
+ * after the board, with "-device ARG: " before any error, as QEMU does.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "hw/char/serial.h"
+#include "hw/input/i8042.h"
+#include "hw/misc/debugexit.h"
+#include "hw/pci-host/pc-pci-host.h"
+#include "hw/rtc/mc146818rtc.h"
+#include "exec/memory.h"
+#include "qemu/option.h"
+#include "sysemu/device.h"
+
+typedef struct DeviceProp {
+    const char *name;
+    const char *type;
+    const char *desc;       /* "" for none */
+    const char *defval;     /* NULL for none */
+} DeviceProp;
+
+typedef struct DeviceModel {
+    const char *driver;
+    const char *category;   /* as -device help groups it */
+    const char *bus;
+    bool (*create)(QemuOpts *opts, const char *id, Error **errp);
+    DeviceProp props[6];
+} DeviceModel;
+
+static const DeviceModel device_models[] = {
+    {
+        "isa-serial", "Input devices", "ISA", isa_serial_device_create,
+        {
+            { "chardev", "str", "ID of a chardev to use as a backend", NULL },
+            { "index", "uint32", "", "4294967295" },
+            { "iobase", "uint32", "", "4294967295" },
+            { "irq", "uint32", "", "4294967295" },
+        },
+    },
+    {
+        "isa-debug-exit", "Misc devices", "ISA", isa_debug_exit_create,
+        {
+            { "iobase", "uint32", "", "1281" },
+            { "iosize", "uint32", "", "2" },
+        },
+    },
+};
+
+typedef struct DeviceConfig {
+    char *optarg;
+    const DeviceModel *model;
+    QemuOpts *opts;
+    char *id;
+} DeviceConfig;
+
+static GPtrArray *device_configs;
+static bool nodefaults, nographic;
+
+void qemu_devices_set_nodefaults(bool on)
+{
+    nodefaults = on;
+}
+
+void qemu_devices_set_nographic(bool on)
+{
+    nographic = on;
+}
+
+static const DeviceModel *device_model_find(const char *driver)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(device_models); i++) {
+        if (!strcmp(device_models[i].driver, driver)) {
+            return &device_models[i];
+        }
+    }
+    return NULL;
+}
+
+/* Help -------------------------------------------------------------------- */
+
+static void device_help_all(void)
+{
+    const char *categories[] = { "Input devices", "Misc devices" };
+    size_t c, i;
+
+    for (c = 0; c < G_N_ELEMENTS(categories); c++) {
+        printf("%s%s:\n", c ? "\n" : "", categories[c]);
+        for (i = 0; i < G_N_ELEMENTS(device_models); i++) {
+            if (!strcmp(device_models[i].category, categories[c])) {
+                printf("name \"%s\", bus %s\n", device_models[i].driver,
+                       device_models[i].bus);
+            }
+        }
+    }
+}
+
+static void device_help_props(const DeviceModel *m)
+{
+    const DeviceProp *p;
+
+    printf("%s options:\n", m->driver);
+    for (p = m->props; p->name; p++) {
+        char *left = g_strdup_printf("%s=<%s>", p->name, p->type);
+
+        printf("  %-23s- %s", left, p->desc);
+        if (p->defval) {
+            printf(" (default: %s)", p->defval);
+        }
+        printf("\n");
+        g_free(left);
+    }
+}
+
+bool qemu_device_help(const char *optarg)
+{
+    const DeviceModel *m;
+    char *driver;
+    const char *comma;
+
+    if (!strcmp(optarg, "help") || !strcmp(optarg, "?")) {
+        device_help_all();
+        return true;
+    }
+    comma = strchr(optarg, ',');
+    if (!comma || (strcmp(comma, ",help") && strcmp(comma, ",?"))) {
+        return false;
+    }
+    driver = g_strndup(optarg, comma - optarg);
+    m = device_model_find(driver);
+    g_free(driver);
+    if (!m) {
+        return false; /* qemu_device_add() reports the unknown driver */
+    }
+    device_help_props(m);
+    return true;
+}
+
+/* Parsing ----------------------------------------------------------------- */
+
+/* The JSON form as the equivalent key=value string (",," for a comma) */
+static char *device_json_to_opts(const char *json, Error **errp)
+{
+    JsonParser *parser = json_parser_new();
+    GError *gerr = NULL;
+    GString *out = g_string_new("");
+    JsonObject *obj;
+    GList *members, *l;
+
+    if (!json_parser_load_from_data(parser, json, -1, &gerr) ||
+        !JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser))) {
+        error_setg(errp, "JSON parse error, %s",
+                   gerr ? gerr->message : "expecting an object");
+        g_clear_error(&gerr);
+        g_object_unref(parser);
+        g_string_free(out, TRUE);
+        return NULL;
+    }
+    obj = json_node_get_object(json_parser_get_root(parser));
+    members = json_object_get_members(obj);
+    for (l = members; l; l = l->next) {
+        JsonNode *n = json_object_get_member(obj, l->data);
+        char *v;
+        const char *c;
+
+        if (JSON_NODE_TYPE(n) != JSON_NODE_VALUE) {
+            error_setg(errp, "Invalid parameter type for '%s', expected: "
+                       "string", (const char *)l->data);
+            g_list_free(members);
+            g_object_unref(parser);
+            g_string_free(out, TRUE);
+            return NULL;
+        }
+        if (json_node_get_value_type(n) == G_TYPE_BOOLEAN) {
+            v = g_strdup(json_node_get_boolean(n) ? "on" : "off");
+        } else if (json_node_get_value_type(n) == G_TYPE_INT64) {
+            v = g_strdup_printf("%" G_GINT64_FORMAT, json_node_get_int(n));
+        } else {
+            v = g_strdup(json_node_get_string(n) ? json_node_get_string(n)
+                                                 : "");
+        }
+        g_string_append_printf(out, "%s%s=", out->len ? "," : "",
+                               (const char *)l->data);
+        for (c = v; *c; c++) {
+            g_string_append(out, *c == ',' ? ",," : (char[]){ *c, 0 });
+        }
+        g_free(v);
+    }
+    g_list_free(members);
+    g_object_unref(parser);
+    return g_string_free(out, FALSE);
+}
+
+static bool device_id_in_use(const char *id)
+{
+    guint i;
+
+    for (i = 0; device_configs && i < device_configs->len; i++) {
+        DeviceConfig *dc = g_ptr_array_index(device_configs, i);
+
+        if (dc->id && !strcmp(dc->id, id)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool qemu_device_add(const char *optarg, Error **errp)
+{
+    const DeviceModel *m;
+    const QemuOpt *unused;
+    const DeviceProp *p;
+    QemuOpts *opts;
+    const char *driver, *id;
+    char *keyval = NULL;
+    DeviceConfig *dc;
+
+    if (optarg[0] == '{') {
+        keyval = device_json_to_opts(optarg, errp);
+        if (!keyval) {
+            return false;
+        }
+    }
+    opts = qemu_opts_parse(keyval ? keyval : optarg, keyval ? NULL : "driver",
+                           errp);
+    g_free(keyval);
+    if (!opts) {
+        return false;
+    }
+    driver = qemu_opt_get(opts, "driver");
+    id = qemu_opt_get(opts, "id");
+    if (!driver) {
+        error_setg(errp, "Parameter 'driver' is missing");
+        goto fail;
+    }
+    m = device_model_find(driver);
+    if (!m) {
+        error_setg(errp, "'%s' is not a valid device model name", driver);
+        goto fail;
+    }
+    for (p = m->props; p->name; p++) {
+        qemu_opt_get(opts, p->name);
+    }
+    unused = qemu_opts_first_unused(opts);
+    if (unused) {
+        error_setg(errp, "Property '%s.%s' not found", driver, unused->name);
+        goto fail;
+    }
+    if (id && device_id_in_use(id)) {
+        error_setg(errp, "Duplicate ID '%s' for device", id);
+        goto fail;
+    }
+    if (!device_configs) {
+        device_configs = g_ptr_array_new();
+    }
+    dc = g_new0(DeviceConfig, 1);
+    dc->optarg = g_strdup(optarg);
+    dc->model = m;
+    dc->opts = opts;
+    dc->id = g_strdup(id);
+    g_ptr_array_add(device_configs, dc);
+    return true;
+
+fail:
+    qemu_opts_free(opts);
+    return false;
+}
+
+/* The board's devices ------------------------------------------------------ */
+
+static bool device_given(const char *driver)
+{
+    guint i;
+
+    for (i = 0; device_configs && i < device_configs->len; i++) {
+        DeviceConfig *dc = g_ptr_array_index(device_configs, i);
+
+        if (!strcmp(dc->model->driver, driver)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool pc_devices_create(MachineState *ms, Error **errp)
+{
+    MachineClass *mc = MACHINE_GET_CLASS(ms);
+    bool q35 = mc->family && !strcmp(mc->family, "pc-q35");
+    uint64_t below_4g = MIN(ms->ram_size, PC_BELOW_4G_MAX);
+    const char *default_serial = NULL;
+    guint i;
+
+    if (!pc_pci_host_create(q35 ? PC_HOST_Q35_MCH : PC_HOST_I440FX, errp) ||
+        !rtc_isa_create(below_4g, ms->ram_size - below_4g, ms->smp.cpus,
+                        errp) ||
+        !i8042_create(errp) || !port92_create(errp)) {
+        return false;
+    }
+    /* QEMU's default serial port yields to any serial the user asked for */
+    if (!nodefaults && !serial_hds_count() && !device_given("isa-serial")) {
+        default_serial = nographic ? "mon:stdio" : "vc";
+    }
+    if (!serial_hds_create(default_serial, errp)) {
+        return false;
+    }
+    for (i = 0; device_configs && i < device_configs->len; i++) {
+        DeviceConfig *dc = g_ptr_array_index(device_configs, i);
+
+        if (!dc->model->create(dc->opts, dc->id, errp)) {
+            error_prepend(errp, "-device %s: ", dc->optarg);
+            return false;
+        }
+    }
+    return true;
+}
