@@ -17,9 +17,11 @@
 #include "chardev/char.h"
 #include "exec/memory.h"
 #include "hw/boards.h"
+#include "hw/char/serial.h"
 #include "hw/i386/x86-boot.h"
 #include "monitor/qmp.h"
 #include "qemu/option.h"
+#include "sysemu/device.h"
 #include "sysemu/kvm.h"
 #include "sysemu/qtest.h"
 #include "sysemu/runstate.h"
@@ -86,6 +88,10 @@ static void help(void)
            "-qmp dev        like -mon but opens in 'control' mode\n"
            "-display none   no display\n"
            "-nographic      disable graphical output\n"
+           "-serial dev     COM1 (then COM2...) to a character device: stdio,\n"
+           "                mon:stdio, null, file:path, chardev:id or none\n"
+           "-device driver[,prop=value][,...]\n"
+           "                add a device ('-device help' for the list)\n"
            "-nodefaults     don't create default devices\n"
            "-no-user-config do not load default user-provided config files\n"
            "\nDuring emulation, QMP controls the machine.\n");
@@ -346,6 +352,38 @@ static void opt_no_reboot(const char *opt, const char *arg)
     runstate_set_no_reboot(true);
 }
 
+static void opt_serial(const char *opt, const char *arg)
+{
+    Error *err = NULL;
+
+    if (!serial_hds_add(arg, &err)) {
+        fatal(opt, "%s", error_get_pretty(err));
+    }
+}
+
+static void opt_device(const char *opt, const char *arg)
+{
+    Error *err = NULL;
+
+    if (qemu_device_help(arg)) {
+        exit(0);
+    }
+    if (!qemu_device_add(arg, &err)) {
+        fatal(opt, "%s", error_get_pretty(err));
+    }
+}
+
+/* -nographic: the default serial port goes to stdio, Ctrl-A x quits */
+static void opt_nographic(const char *opt, const char *arg)
+{
+    qemu_devices_set_nographic(true);
+}
+
+static void opt_nodefaults(const char *opt, const char *arg)
+{
+    qemu_devices_set_nodefaults(true);
+}
+
 /* Accepted for compatibility; nothing in this tree depends on them yet */
 static void opt_ignore(const char *opt, const char *arg)
 {
@@ -364,8 +402,10 @@ static const StartupOption startup_options[] = {
     { "mon", OPT_ARG, opt_mon },
     { "qmp", OPT_ARG, opt_qmp },
     { "display", OPT_ARG, opt_display },
-    { "nographic", OPT_FLAG, opt_ignore },
-    { "nodefaults", OPT_FLAG, opt_ignore },
+    { "nographic", OPT_FLAG, opt_nographic },
+    { "nodefaults", OPT_FLAG, opt_nodefaults },
+    { "serial", OPT_ARG, opt_serial },
+    { "device", OPT_ARG, opt_device },
     { "no-user-config", OPT_FLAG, opt_ignore },
     { "no-shutdown", OPT_FLAG, opt_no_shutdown },
     { "no-acpi", OPT_FLAG, opt_no_acpi },

@@ -12,6 +12,7 @@
 #include "hw/acpi/pm.h"
 #include "hw/i386/acpi-build.h"
 #include "hw/i386/pc.h"
+#include "sysemu/device.h"
 #include "sysemu/reset.h"
 
 #define CPU(model) model "-x86_64-cpu"
@@ -357,7 +358,7 @@ static void pc_acpi_reset(void *opaque)
  */
 bool pc_machine_init(MachineState *ms, Error **errp)
 {
-    if (!machine_create_cpus(ms, errp)) {
+    if (!machine_create_cpus(ms, errp) || !pc_devices_create(ms, errp)) {
         return false;
     }
     if (acpi_enabled(ms)) {
