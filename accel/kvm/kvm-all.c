@@ -239,6 +239,21 @@ bool kvm_init_vcpu(MachineState *ms, X86CPU *cpu, Error **errp)
         g_free(v);
         return false;
     }
+    if (cpu->kvm_pv_enforce_cpuid) {
+        /* The host then refuses PV MSRs and hypercalls the CPUID withholds */
+        struct kvm_enable_cap cap = {
+            .cap = KVM_CAP_ENFORCE_PV_FEATURE_CPUID,
+            .args[0] = 1,
+        };
+        if (ioctl(v->fd, KVM_ENABLE_CAP, &cap) < 0) {
+            error_setg(errp, "kvm: Failed to enable PV feature CPUID "
+                       "enforcement: %s", strerror(errno));
+            munmap(v->run, s->run_size);
+            close(v->fd);
+            g_free(v);
+            return false;
+        }
+    }
     v->cpu = cpu;
     v->index = s->vcpu_list ? s->vcpu_list->len : 0;
     v->tid = -1;
