@@ -155,6 +155,20 @@ def main():
     cpuid_case("pc-q35-8.0", "qemu64,kvm-pv-unhalt=off", False, True)
     cpuid_case("pc-q35-8.0", "Haswell", True, True)
 
+    # Every AP brought up with INIT/SIPI; each vCPU reports its KVM leaf
+    for machine, smp, unhalt in (("pc-q35-8.0", 4, True),
+                                 ("pc-i440fx-7.2", 3, False)):
+        status, text, _ = run_guest(guest("smp"), [
+            "-machine", machine, "-accel", "kvm", "-m", "128",
+            "-smp", str(smp), "-cpu", "qemu64", "-append", "exit=acpi"])
+        cpus = re.findall(r"cpu (\d+) apic-id (\d+) kvm-eax=(0x[0-9a-f]+)",
+                          text)
+        ok = status == 0 and f"SMP-DONE cpus={smp}" in text and \
+            sorted(int(c[1]) for c in cpus) == list(range(smp)) and \
+            all(bool(int(c[2], 16) & PV_UNHALT) == unhalt for c in cpus)
+        report(f"smp/{machine}/{smp}-cpus", ok,
+               f"status={status} {text[-300:]!r}")
+
     # Must-show 2: the PV MSRs from inside, with kvm-pv-enforce-cpuid
     for machine, extra, want in (
             ("pc-q35-8.0", "", "accepted"),
