@@ -86,6 +86,28 @@ static const DeviceModel *device_model_find(const char *driver)
     return NULL;
 }
 
+bool device_prop_get_uint32(QemuOpts *opts, const char *name,
+                            uint32_t defval, uint32_t *out, Error **errp)
+{
+    const char *v = qemu_opt_get(opts, name);
+    uint64_t n;
+
+    *out = defval;
+    if (!v) {
+        return true;
+    }
+    if (v[0] != '-' && !qemu_opt_get_number(opts, name, 0, &n, NULL)) {
+        error_setg(errp, "Parameter '%s' expects integer", name);
+        return false;
+    }
+    if (v[0] == '-' || n > UINT32_MAX) {
+        error_setg(errp, "Parameter '%s' expects uint32_t", name);
+        return false;
+    }
+    *out = n;
+    return true;
+}
+
 /* Help -------------------------------------------------------------------- */
 
 static void device_help_all(void)

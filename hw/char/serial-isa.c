@@ -6,8 +6,10 @@
  * writes to the chardev itself: output collects in a bounded buffer that
  * the main loop sends.  While the buffer is full the UART keeps THRE
  * clear, so a guest that polls LSR waits as it would for a slow line.
- * Input is taken from the chardev only as far as the receive FIFO has
- * room; reading RBR resumes it.
+ * Input waits in a small buffer and moves into the receive FIFO as the
+ * guest makes room (on its RBR reads, without a trip through the main
+ * loop); the chardev is read only as far as that buffer has room, so the
+ * Ctrl-A escapes below work even while the guest reads nothing.
  *
  * -serial mon:stdio and -nographic add QEMU's Ctrl-A escapes on input:
  * Ctrl-A x quits, Ctrl-A Ctrl-A sends a Ctrl-A.
@@ -21,11 +23,14 @@
 #include "exec/memory.h"
 #include "hw/char/serial.h"
 #include "hw/irq.h"
+#include "sysemu/device.h"
 #include "sysemu/reset.h"
 #include "sysemu/runstate.h"
 
 /* What the main loop has not sent yet; beyond it the UART holds back */
 #define SERIAL_OUT_MAX 4096
+/* Input taken from the chardev that the UART has no room for yet */
+#define SERIAL_IN_MAX 64
 
 /* State ------------------------------------------------------------------ */
 
@@ -37,8 +42,9 @@ typedef struct ISASerialState {
     uint16_t iobase;
     int irq;
     GByteArray *out;        /* for the chardev, sent by the main loop */
+    GByteArray *in;         /* from the chardev, waiting for UART room */
     bool flush_scheduled;
-    bool input_blocked;     /* can_read said 0: resume after an RBR read */
+    bool input_blocked;     /* can_read said 0: resume when in drains */
     bool accept_scheduled;
     bool mux_escapes;       /* Ctrl-A commands (mon:stdio) */
     bool escape_pending;    /* the last input byte was Ctrl-A */
@@ -134,6 +140,22 @@ static bool isa_serial_tx_cb(void *opaque, uint8_t byte)
     return true;
 }
 
+/* Moves buffered input into the UART as far as it has room */
+static void isa_serial_feed(ISASerialState *s)
+{
+    size_t n = MIN(serial_can_receive(&s->uart), s->in->len);
+
+    if (n) {
+        serial_receive(&s->uart, s->in->data, n);
+        g_byte_array_remove_range(s->in, 0, n);
+    }
+    if (s->input_blocked && !s->accept_scheduled &&
+        s->in->len < SERIAL_IN_MAX) {
+        s->accept_scheduled = true;
+        g_idle_add(isa_serial_accept_cb, s);
+    }
+}
+
 /* Register read/write ---------------------------------------------------- */
 
 static uint32_t isa_serial_ioport_read(void *opaque, uint16_t offset,
@@ -147,10 +169,8 @@ static uint32_t isa_serial_ioport_read(void *opaque, uint16_t offset,
     for (i = 0; i < size; i++) {
         v |= (uint32_t)serial_read(&s->uart, offset + i) << (8 * i);
     }
-    if (s->input_blocked && !s->accept_scheduled &&
-        serial_can_receive(&s->uart)) {
-        s->accept_scheduled = true;
-        g_idle_add(isa_serial_accept_cb, s);
+    if (s->in->len) {
+        isa_serial_feed(s);
     }
     g_mutex_unlock(&s->lock);
     return v;
@@ -177,7 +197,7 @@ static size_t isa_serial_can_read(void *opaque)
     size_t n;
 
     g_mutex_lock(&s->lock);
-    n = serial_can_receive(&s->uart);
+    n = SERIAL_IN_MAX - s->in->len;
     if (!n) {
         s->input_blocked = true;
     }
@@ -202,7 +222,7 @@ static void isa_serial_chr_read(void *opaque, const uint8_t *buf,
 
     g_mutex_lock(&s->lock);
     if (!s->mux_escapes) {
-        serial_receive(&s->uart, buf, len);
+        g_byte_array_append(s->in, buf, len);
     } else {
         for (i = 0; i < len && !quit; i++) {
             uint8_t c = buf[i];
@@ -222,9 +242,10 @@ static void isa_serial_chr_read(void *opaque, const uint8_t *buf,
                 }
                 c = 0x01;
             }
-            serial_receive(&s->uart, &c, 1);
+            g_byte_array_append(s->in, &c, 1);
         }
     }
+    isa_serial_feed(s);
     g_mutex_unlock(&s->lock);
     if (quit) {
         isa_serial_quit(s);
@@ -239,6 +260,7 @@ static void isa_serial_reset(void *opaque)
 
     g_mutex_lock(&s->lock);
     serial_reset(&s->uart);
+    isa_serial_feed(s);
     g_mutex_unlock(&s->lock);
 }
 
@@ -273,6 +295,7 @@ static bool isa_serial_realize(int index, int64_t iobase, int64_t irq,
     s->chr = chr;
     s->mux_escapes = mux_escapes;
     s->out = g_byte_array_new();
+    s->in = g_byte_array_new();
     serial_init(&s->uart, isa_serial_irq_cb, isa_serial_tx_cb, s);
     h.opaque = s;
     if (chr && !qemu_chr_set_handlers(chr, &h, errp)) {
@@ -297,6 +320,7 @@ static bool isa_serial_realize(int index, int64_t iobase, int64_t irq,
 
 fail:
     g_byte_array_unref(s->out);
+    g_byte_array_unref(s->in);
     g_mutex_clear(&s->lock);
     g_free(s);
     return false;
@@ -309,7 +333,7 @@ static const struct {
     const char *name;
     int64_t max;
 } isa_serial_props[] = {
-    { "index", 0xffffffffLL },
+    { "index", 0xfffffffeLL },
     { "iobase", 0xfff8 },
     { "irq", 23 },
 };
@@ -322,20 +346,17 @@ bool isa_serial_device_create(QemuOpts *opts, const char *id, Error **errp)
     size_t i;
 
     for (i = 0; i < G_N_ELEMENTS(isa_serial_props); i++) {
-        uint64_t v;
+        const char *name = isa_serial_props[i].name;
+        uint32_t v;
 
-        if (!qemu_opt_get(opts, isa_serial_props[i].name)) {
-            vals[i] = -1;
-            continue;
-        }
-        if (!qemu_opt_get_number(opts, isa_serial_props[i].name, 0, &v,
-                                 NULL) || v > (uint64_t)isa_serial_props[i].max) {
-            error_setg(errp, "Property 'isa-serial.%s' doesn't take value "
-                       "'%s'", isa_serial_props[i].name,
-                       qemu_opt_get(opts, isa_serial_props[i].name));
+        if (!device_prop_get_uint32(opts, name, UINT32_MAX, &v, errp)) {
             return false;
         }
-        vals[i] = v;
+        if (v != UINT32_MAX && v > isa_serial_props[i].max) {
+            error_setg(errp, "isa-serial: %s 0x%x is out of range", name, v);
+            return false;
+        }
+        vals[i] = v == UINT32_MAX ? -1 : v;
     }
     if (chr_id) {
         chr = qemu_chr_find(chr_id);

@@ -11,6 +11,7 @@
 
 #include "exec/memory.h"
 #include "hw/misc/debugexit.h"
+#include "sysemu/device.h"
 #include "sysemu/reset.h"
 
 /* State ------------------------------------------------------------------ */
@@ -69,17 +70,13 @@ bool isa_debug_exit_create(QemuOpts *opts, const char *id, Error **errp)
     size_t i;
 
     for (i = 0; i < G_N_ELEMENTS(debug_exit_props); i++) {
-        const char *name = debug_exit_props[i].name;
-        uint64_t v;
+        uint32_t *field = (uint32_t *)((char *)s + debug_exit_props[i].offset);
 
-        if (!qemu_opt_get_number(opts, name, debug_exit_props[i].defval, &v,
-                                 NULL) || v > 0xffffffffu) {
-            error_setg(errp, "Property 'isa-debug-exit.%s' doesn't take "
-                       "value '%s'", name, qemu_opt_get(opts, name));
+        if (!device_prop_get_uint32(opts, debug_exit_props[i].name,
+                                    debug_exit_props[i].defval, field, errp)) {
             g_free(s);
             return false;
         }
-        *(uint32_t *)((char *)s + debug_exit_props[i].offset) = v;
     }
     if (!debug_exit_realize(s, errp)) {
         g_free(s);

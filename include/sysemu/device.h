@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "hw/boards.h"
+#include "qemu/option.h"
 #include "qapi/error.h"
 
 /*
@@ -17,6 +18,10 @@
 bool qemu_device_add(const char *optarg, Error **errp);
 /* "-device help" or "-device DRIVER,help": prints the answer, true if so */
 bool qemu_device_help(const char *optarg);
+
+/* A uint32 property of -device, with QEMU's errors for a bad value */
+bool device_prop_get_uint32(QemuOpts *opts, const char *name,
+                            uint32_t defval, uint32_t *out, Error **errp);
 
 /* -nodefaults: no default serial port; -nographic: it goes to stdio */
 void qemu_devices_set_nodefaults(bool on);
