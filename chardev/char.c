@@ -167,6 +167,13 @@ static gboolean chr_readable(gint fd, GIOCondition cond, gpointer opaque)
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
         return G_SOURCE_CONTINUE;
     }
+    if (n <= 0 && !chr->is_socket && chr->out_fd >= 0 &&
+        chr->out_fd != chr->in_fd) {
+        /* stdio whose input ended (</dev/null): output goes on, as QEMU */
+        chr->in_watch = 0;
+        chr->in_fd = -1;
+        return G_SOURCE_REMOVE;
+    }
     if (n <= 0) {
         chr->in_watch = 0;
         qemu_chr_fd_detach(chr);

@@ -70,7 +70,15 @@ static gboolean exit_bh(gpointer data)
     return G_SOURCE_REMOVE;
 }
 
+static int guest_exit_pending;
+
 void qemu_system_exit_request(int status)
 {
+    g_atomic_int_set(&guest_exit_pending, 1);
     g_main_context_invoke(NULL, exit_bh, GINT_TO_POINTER(status));
+}
+
+bool qemu_guest_exit_pending(void)
+{
+    return g_atomic_int_get(&guest_exit_pending);
 }

@@ -466,6 +466,13 @@ static void *vcpu_thread_fn(void *opaque)
         switch (run->exit_reason) {
         case KVM_EXIT_IO:
             vcpu_handle_io(v);
+            if (qemu_guest_exit_pending()) {
+                /* isa-debug-exit: no guest instruction after the write */
+                pthread_mutex_lock(&vcpu_lock);
+                v->failed = true;
+                pthread_cond_broadcast(&vcpu_cond);
+                pthread_mutex_unlock(&vcpu_lock);
+            }
             break;
         case KVM_EXIT_MMIO:
             vcpu_handle_mmio(v);

@@ -25,6 +25,8 @@ void qemu_set_no_reboot(bool no_reboot);
 
 /* isa-debug-exit: ends the emulator with this exit status (any thread) */
 void qemu_system_exit_request(int status);
+/* True once a guest asked to exit: vCPUs stop at once, as QEMU's exit() */
+bool qemu_guest_exit_pending(void);
 
 /* The accelerator's way to hold the vCPUs still during a reset */
 void qemu_set_reset_vcpu_hooks(void (*pause)(void), void (*resume)(void));
