@@ -590,22 +590,39 @@ static void parse_smp(MachineState *ms, MachineClass *mc)
     if (!s->cpus && !s->sockets && !s->cores && !s->threads && !s->max_cpus) {
         s->cpus = 1;
     }
-    /* Missing values: up to 6.1 the rest goes to sockets, then to cores */
-    s->threads = s->threads ? s->threads : 1;
+    /*
+     * Missing values, as QEMU 7.2 computes them: up to 6.1 the rest goes to
+     * sockets, from 6.2 to cores; the other one defaults to 1 (or what is
+     * left when the preferred one was given); threads come last.
+     */
     s->max_cpus = s->max_cpus ? s->max_cpus : s->cpus;
     if (mc->smp_prefer_sockets) {
-        s->cores = s->cores ? s->cores : 1;
         if (!s->sockets) {
-            unsigned n = s->max_cpus ? s->max_cpus : s->cpus;
-            s->sockets = MAX(1, n / (s->dies * s->cores * s->threads));
+            s->cores = s->cores ? s->cores : 1;
+            s->threads = s->threads ? s->threads : 1;
+            s->sockets = s->max_cpus / (s->dies * s->cores * s->threads);
+        } else if (!s->cores) {
+            s->threads = s->threads ? s->threads : 1;
+            s->cores = s->max_cpus / (s->sockets * s->dies * s->threads);
         }
     } else {
-        s->sockets = s->sockets ? s->sockets : 1;
         if (!s->cores) {
-            unsigned n = s->max_cpus ? s->max_cpus : s->cpus;
-            s->cores = MAX(1, n / (s->sockets * s->dies * s->threads));
+            s->sockets = s->sockets ? s->sockets : 1;
+            s->threads = s->threads ? s->threads : 1;
+            s->cores = s->max_cpus / (s->sockets * s->dies * s->threads);
+        } else if (!s->sockets) {
+            s->threads = s->threads ? s->threads : 1;
+            s->sockets = s->max_cpus / (s->dies * s->cores * s->threads);
         }
     }
+    if (!s->threads) {
+        s->threads = s->max_cpus ? s->max_cpus / (s->sockets * s->dies *
+                                                  s->cores)
+                                 : 1;
+    }
+    s->sockets = MAX(s->sockets, 1);
+    s->cores = MAX(s->cores, 1);
+    s->threads = MAX(s->threads, 1);
     product = s->sockets * s->dies * s->cores * s->threads;
     s->max_cpus = s->max_cpus ? s->max_cpus : product;
     s->cpus = s->cpus ? s->cpus : s->max_cpus;

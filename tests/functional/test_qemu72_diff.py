@@ -139,6 +139,22 @@ def compare_expansions(ours_m, their_m):
     return len(ours), diffs
 
 
+SMP_CASES = ["4", "4,threads=2", "cores=2,maxcpus=4,cpus=2", "2,sockets=2",
+             "sockets=2,cores=2", "8,cores=2", "6,threads=2,maxcpus=12",
+             "3,maxcpus=6", "1,sockets=2,cores=2,maxcpus=4", "threads=2",
+             "4,sockets=3"]
+
+
+def topology(binary, machine, smp):
+    """vCPU topology ids as query-cpus-fast reports them, or the error."""
+    try:
+        with Machine(binary, ["-machine", machine, "-accel", "kvm", "-S",
+                              "-smp", smp]) as vm:
+            return [c["props"] for c in vm.cmd("query-cpus-fast")]
+    except RuntimeError as e:
+        return "error: " + str(e).rsplit("qemu-system-x86_64: ", 1)[-1].strip()
+
+
 def compare(ours, theirs, allow_unhalt):
     if isinstance(ours, tuple) or isinstance(theirs, tuple):
         return [] if ours == theirs else [f"ours={ours} qemu72={theirs}"]
@@ -215,6 +231,16 @@ def main():
         for d in diffs[:8]:
             print(f"#   {d[:300]}")
         failures += bool(diffs)
+    # -smp: sockets preferred up to 6.1, cores from 6.2 (a class field)
+    for machine in ("pc-i440fx-6.1", "pc-q35-6.2"):
+        for smp in SMP_CASES:
+            n += 1
+            a, b = topology(BINARY, machine, smp), topology(ORACLE, machine, smp)
+            name = f"x86/qemu72-diff/smp/{machine}/{smp}"
+            print(f"{'ok' if a == b else 'not ok'} {n} - {name}")
+            if a != b:
+                print(f"#   ours={a} qemu72={b}")
+                failures += 1
     models_checked = 0
     for ours_m, their_m in [(m, m) for m in common] + \
             [("pc-q35-8.0", "pc-q35-7.2"), ("pc-i440fx-8.0", "pc-i440fx-7.2")]:
