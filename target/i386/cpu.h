@@ -243,9 +243,15 @@ typedef struct X86CPU {
     uint64_t hyperv_user_features;
     uint32_t hyperv_spinlock_attempts;
     char *hyperv_vendor;
-    uint32_t hyperv_ver_id_build, hyperv_ver_id_major, hyperv_ver_id_minor;
-    uint32_t hyperv_ver_id_sp, hyperv_ver_id_sb, hyperv_ver_id_sn;
+    uint32_t hyperv_ver_id_build;
+    uint16_t hyperv_ver_id_major, hyperv_ver_id_minor;
+    uint32_t hyperv_ver_id_sp, hyperv_ver_id_sn;
+    uint8_t hyperv_ver_id_sb;
     int32_t hyperv_max_vps;
+    /* Leaf words set at expansion (hv-passthrough: the host's) */
+    uint32_t hyperv_vendor_id[3];
+    uint32_t hyperv_interface_id[4];
+    uint32_t hyperv_limits[3];
     bool hyperv_synic_kvm_only;
     bool hyperv_passthrough;
     bool hyperv_enforce_cpuid;

@@ -79,16 +79,6 @@
 #define L2_TLB_4K_ASSOC 4
 #define L2_TLB_4K_ENTRIES 512
 
-#define HV_INTERFACE_HV1 0x31237648 /* "Hv#1" */
-#define HV_LEAF(n) (0x40000000u + (n))
-#define HV_HYPERCALL_AVAILABLE (1u << 5)
-#define HV_POST_MESSAGES (1u << 4)
-#define HV_SIGNAL_EVENTS (1u << 5)
-#define HV_CPU_DYNAMIC_PARTITIONING (1u << 3)
-#define HV_APIC_ACCESS_RECOMMENDED (1u << 3)
-#define HV_NO_NONARCH_CORESHARING (1u << 18)
-#define HV_EVMCS_DEFAULT_VERSION 0x0101 /* eVMCS v1 .. v1 */
-
 typedef struct CPUIDRegs {
     uint32_t eax, ebx, ecx, edx;
 } CPUIDRegs;
@@ -877,111 +867,6 @@ static bool table_add(GArray *t, uint32_t fn, uint32_t idx, bool indexed,
     return true;
 }
 
-static bool hyperv_on(X86CPU *cpu, const X86CPUEnv *env)
-{
-    return env->accel == X86_ACCEL_KVM && env->host && env->host->hyperv > 0 &&
-           x86_cpu_hyperv_enabled(cpu);
-}
-
-static uint32_t hv_build_leaf(X86CPU *cpu, uint32_t leaf, int reg)
-{
-    uint32_t r = 0;
-    int i, j;
-
-    for (i = 0; i < HYPERV_FEAT__MAX; i++) {
-        if (!(cpu->hyperv_features & (1ULL << i))) {
-            continue;
-        }
-        for (j = 0; j < 2; j++) {
-            const HypervCPUIDBits *b = &hyperv_features[i].flags[j];
-
-            if (b->bits && b->leaf == leaf && b->reg == reg) {
-                r |= b->bits;
-            }
-        }
-    }
-    /* The nested leaf also carries the supported eVMCS version range */
-    if (leaf == HV_LEAF(0xa) && reg == R_EAX &&
-        (cpu->hyperv_features & (1ULL << HYPERV_FEAT_EVMCS))) {
-        r |= HV_EVMCS_DEFAULT_VERSION;
-    }
-    return r;
-}
-
-static void hyperv_add_leaves(GArray *t, X86CPU *cpu, const X86CPUEnv *env)
-{
-    uint64_t f = cpu->hyperv_features;
-    uint32_t nested_eax = hv_build_leaf(cpu, HV_LEAF(0xa), R_EAX);
-    uint32_t fn, sig[3];
-    CPUIDRegs r;
-
-    /* An unset hv-vendor-id reads "" and means Microsoft's */
-    pack_string(sig, 3, cpu->hyperv_vendor && cpu->hyperv_vendor[0]
-                            ? cpu->hyperv_vendor : "Microsoft Hv");
-    r = (CPUIDRegs){ nested_eax ? HV_LEAF(0xa) : HV_LEAF(5), sig[0], sig[1],
-                     sig[2] };
-    table_add(t, HV_LEAF(0), 0, false, &r);
-
-    r = (CPUIDRegs){ .eax = HV_INTERFACE_HV1 };
-    table_add(t, HV_LEAF(1), 0, false, &r);
-
-    r = (CPUIDRegs){
-        .eax = cpu->hyperv_ver_id_build,
-        .ebx = cpu->hyperv_ver_id_major << 16 | cpu->hyperv_ver_id_minor,
-        .ecx = cpu->hyperv_ver_id_sp,
-        .edx = cpu->hyperv_ver_id_sb << 24 | (cpu->hyperv_ver_id_sn & 0xffffff),
-    };
-    table_add(t, HV_LEAF(2), 0, false, &r);
-
-    r = (CPUIDRegs){
-        /* The hypercall page is needed by every enlightenment */
-        .eax = hv_build_leaf(cpu, HV_LEAF(3), R_EAX) | HV_HYPERCALL_AVAILABLE,
-        .ebx = hv_build_leaf(cpu, HV_LEAF(3), R_EBX),
-        .edx = hv_build_leaf(cpu, HV_LEAF(3), R_EDX) |
-               HV_CPU_DYNAMIC_PARTITIONING, /* Windows CPU hotplug */
-    };
-    /* SynIC users (VMBus) need the message and event hypercalls */
-    if ((f & (1ULL << HYPERV_FEAT_SYNIC)) && !cpu->hyperv_synic_kvm_only) {
-        r.ebx |= HV_POST_MESSAGES | HV_SIGNAL_EVENTS;
-    }
-    table_add(t, HV_LEAF(3), 0, false, &r);
-
-    r = (CPUIDRegs){
-        .eax = hv_build_leaf(cpu, HV_LEAF(4), R_EAX),
-        .ebx = cpu->hyperv_spinlock_attempts,
-    };
-    if ((f & (1ULL << HYPERV_FEAT_VAPIC)) &&
-        !(f & (1ULL << HYPERV_FEAT_AVIC))) {
-        r.eax |= HV_APIC_ACCESS_RECOMMENDED;
-    }
-    if (cpu->hyperv_no_nonarch_cs == ON_OFF_AUTO_ON) {
-        r.eax |= HV_NO_NONARCH_CORESHARING;
-    } else if (cpu->hyperv_no_nonarch_cs == ON_OFF_AUTO_AUTO && env->host) {
-        guint i;
-
-        for (i = 0; env->host->hv_cpuid && i < env->host->hv_cpuid->len; i++) {
-            const X86HostCPUIDEntry *e =
-                &g_array_index(env->host->hv_cpuid, X86HostCPUIDEntry, i);
-            if (e->function == HV_LEAF(4)) {
-                r.eax |= e->eax & HV_NO_NONARCH_CORESHARING;
-            }
-        }
-    }
-    table_add(t, HV_LEAF(4), 0, false, &r);
-
-    r = (CPUIDRegs){ .eax = (uint32_t)cpu->hyperv_max_vps, .ebx = 0x40 };
-    table_add(t, HV_LEAF(5), 0, false, &r);
-
-    if (nested_eax) {
-        r = (CPUIDRegs){ 0 };
-        for (fn = HV_LEAF(6); fn < HV_LEAF(0xa); fn++) {
-            table_add(t, fn, 0, false, &r);
-        }
-        r.eax = nested_eax;
-        table_add(t, HV_LEAF(0xa), 0, false, &r);
-    }
-}
-
 /* Subleaf walks of QEMU's KVM set-up; the terminating entry is kept */
 static void table_add_basic(GArray *t, const CPUIDCtx *c)
 {
@@ -1108,8 +993,8 @@ GArray *x86_cpu_build_cpuid_table(X86CPU *cpu, const X86CPUEnv *env)
 
     cpuid_ctx_init(&c, cpu, env);
 
-    if (hyperv_on(cpu, env)) {
-        hyperv_add_leaves(t, cpu, env);
+    if (x86_cpu_hyperv_leaves_on(cpu, env)) {
+        x86_cpu_hyperv_add_leaves(t, cpu, env);
         /* KVM's leaves move past Hyper-V's so both can be found */
         kvm_base = 0x40000100;
     }

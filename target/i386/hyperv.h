@@ -4,7 +4,9 @@
 #ifndef TARGET_I386_HYPERV_H
 #define TARGET_I386_HYPERV_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <glib.h>
 
 /* Index of each hv-* feature in X86CPU.hyperv_features (this tree's order) */
 typedef enum HypervFeat {
@@ -49,5 +51,22 @@ typedef struct HypervFeatureDef {
 } HypervFeatureDef;
 
 extern const HypervFeatureDef hyperv_features[HYPERV_FEAT__MAX];
+
+/*
+ * x86_cpu_hyperv_host_supports(): KVM offers every CPUID bit of f.
+ * x86_cpu_hyperv_leaves_on(): the vCPU gets the Hyper-V leaves (KVM with
+ * KVM_CAP_HYPERV, some hv-* on); x86_cpu_hyperv_add_leaves() appends
+ * 0x40000000..0x40000005 (..0x4000000A with nested features) as QEMU 7.2
+ * fills them.  The expansion step is in cpu-internal.h.
+ */
+struct X86CPU;
+struct X86CPUEnv;
+struct X86HostCaps;
+bool x86_cpu_hyperv_host_supports(const struct X86HostCaps *host,
+                                  HypervFeat f);
+bool x86_cpu_hyperv_leaves_on(struct X86CPU *cpu,
+                              const struct X86CPUEnv *env);
+void x86_cpu_hyperv_add_leaves(GArray *t, struct X86CPU *cpu,
+                               const struct X86CPUEnv *env);
 
 #endif
