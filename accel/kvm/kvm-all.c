@@ -22,6 +22,7 @@
 #include "sysemu/kvm.h"
 #include "sysemu/reset.h"
 #include "sysemu/runstate.h"
+#include "target/i386/hyperv.h"
 
 typedef struct KVMState {
     int fd;
@@ -213,6 +214,13 @@ bool kvm_init_vcpu(MachineState *ms, X86CPU *cpu, Error **errp)
         return false;
     }
 
+    /* As QEMU: Hyper-V's vCPU capabilities before the CPUID */
+    if (!hyperv_kvm_init_vcpu(s->vm_fd, v->fd, cpu, &ms->cpu_env, errp)) {
+        munmap(v->run, s->run_size);
+        close(v->fd);
+        g_free(v);
+        return false;
+    }
     table = x86_cpu_build_cpuid_table(cpu, &ms->cpu_env);
     cpuid = g_malloc0(sizeof(*cpuid) +
                       table->len * sizeof(struct kvm_cpuid_entry2));

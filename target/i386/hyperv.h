@@ -69,4 +69,13 @@ bool x86_cpu_hyperv_leaves_on(struct X86CPU *cpu,
 void x86_cpu_hyperv_add_leaves(GArray *t, struct X86CPU *cpu,
                                const struct X86CPUEnv *env);
 
+/*
+ * Under KVM, before the vCPU gets its CPUID: sets VP_INDEX and enables
+ * SynIC, enlightened VMCS and Hyper-V CPUID enforcement as the enabled
+ * features ask (target/i386/kvm/hyperv-kvm.c).  False with QEMU's text.
+ */
+struct Error;
+bool hyperv_kvm_init_vcpu(int vm_fd, int vcpu_fd, struct X86CPU *cpu,
+                          const struct X86CPUEnv *env, struct Error **errp);
+
 #endif
