@@ -1,0 +1,80 @@
+#!/bin/sh
+# Regenerates the golden Hyper-V leaf tables (docs/hyperv.md).
+#
+#   scripts/update-golden-hyperv.sh           re-baseline tests/data/hyperv/
+#   scripts/update-golden-hyperv.sh DIR       write the tables to DIR instead
+#
+# Layout: DIR/<host>/<case>.txt for every Hyper-V host
+# (tests/data/hosts/hyperv-*.host) and every case below.  A table holds the
+# hypervisor leaves (0x40000000..0x400001FF: Hyper-V's and KVM's, moved to
+# 0x40000100 when Hyper-V is on) of vCPU 0; when the CPU can't be created
+# it holds the error line instead ("error: TEXT").  Review a re-baseline
+# with `git diff tests/data/hyperv/`.
+#
+# The tool is $CPUID_TABLE, else build/tools/cpuid-table.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+tool=${CPUID_TABLE:-$top/build/tools/cpuid-table}
+out=${1:-$top/tests/data/hyperv}
+
+# The enlightenments libvirt users typically enable for Windows guests
+# (issue 5's list); hv-stimer needs hv-time, which libvirt adds for its
+# hypervclock timer: "windows" has it, "windows-no-time" shows the error.
+list=hv-relaxed=on,hv-vapic=on,hv-spinlocks=0x1fff,hv-vpindex=on
+list=$list,hv-runtime=on,hv-synic=on,hv-stimer=on,hv-reset=on
+list=$list,hv-frequencies=on,hv-reenlightenment=on,hv-tlbflush=on
+win_noipi=$list,hv-time=on
+win=$win_noipi,hv-ipi=on
+
+# case machine cpu
+cases="
+windows-8.0 pc-q35-8.0 host,$win
+windows-no-time-8.0 pc-q35-8.0 host,$list,hv-ipi=on
+windows-7.2 pc-q35-7.2 host,$win
+windows-6.0 pc-q35-6.0 host,$win
+windows-2.10 pc-i440fx-2.10 host,$win
+windows-no-ipi-8.0 pc-q35-8.0 host,$win_noipi
+windows-no-ipi-7.2 pc-q35-7.2 host,$win_noipi
+windows-ipi-off-8.0 pc-q35-8.0 host,$win_noipi,hv-ipi=off
+windows-evmcs-8.0 pc-q35-8.0 host,$win,hv-evmcs=on,hv-tlbflush-direct=on
+passthrough-8.0 pc-q35-8.0 host,hv-passthrough=on
+passthrough-7.2 pc-q35-7.2 host,hv-passthrough=on
+minimal-8.0 pc-q35-8.0 host,hv-relaxed=on,hv-vapic=on,hv-spinlocks=0x1fff
+minimal-7.2 pc-q35-7.2 host,hv-relaxed=on,hv-vapic=on,hv-spinlocks=0x1fff
+spinlocks-only-8.0 pc-q35-8.0 host,hv-spinlocks=0x1fff
+none-8.0 pc-q35-8.0 host
+"
+
+if [ ! -x "$tool" ]; then
+    echo "$0: $tool not found: build first (ninja -C build)" >&2
+    exit 1
+fi
+
+tmp=$(mktemp -d "${out%/}.new.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+for hostfile in "$top"/tests/data/hosts/hyperv-*.host; do
+    host=$(basename "$hostfile" .host)
+    mkdir -p "$tmp/$host"
+    echo "$cases" | while read -r name machine cpu; do
+        [ -n "$name" ] || continue
+        f="$tmp/$host/$name.txt"
+        {
+            echo "# machine $machine cpu $cpu"
+            if "$tool" --host "$hostfile" --machine "$machine" --cpu "$cpu" \
+                    >"$tmp/stdout" 2>"$tmp/stderr"; then
+                grep '^0x40000[01][0-9a-f][0-9a-f] ' "$tmp/stdout" || true
+            else
+                sed 's/^cpuid-table: /error: /' "$tmp/stderr"
+            fi
+        } >"$f"
+    done
+done
+rm -f "$tmp/stdout" "$tmp/stderr"
+
+chmod 755 "$tmp"
+rm -rf "$out"
+mv "$tmp" "$out"
+trap - EXIT INT TERM
+echo "$(find "$out" -name '*.txt' | wc -l) tables in $out"
