@@ -76,7 +76,17 @@ class Machine:
                 if time.monotonic() > deadline:
                     raise RuntimeError("timed out waiting for the QMP socket")
                 time.sleep(0.01)
-        self.greeting = self._read_message()
+        try:
+            self.greeting = self._read_message()
+        except (ConnectionResetError, EOFError) as e:
+            # It listened, then gave up on its command line: report that
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                raise e
+            raise RuntimeError(
+                f"emulator exited with {self.proc.returncode}: "
+                f"{self.stderr()}") from e
         self.cmd("qmp_capabilities")
 
     def stderr(self):
