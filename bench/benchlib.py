@@ -126,6 +126,7 @@ class SerialVM:
         self.conn = None
         self.buf = b""
         self.t_first = None
+        self._t_last = None
         self.log = []
 
     def _accept(self, timeout):
@@ -148,6 +149,7 @@ class SerialVM:
         now = time.monotonic()
         if d and self.t_first is None:
             self.t_first = now
+        self._t_last = now
         return d, now
 
     def first_byte(self, timeout=60):
@@ -167,7 +169,6 @@ class SerialVM:
             if not d:
                 raise EOFError("guest closed: " + self.stderr())
             self.buf += d
-            self._t_last = now
         ln, self.buf = self.buf.split(b"\n", 1)
         text = ln.decode(errors="replace").strip()
         self.log.append(text)
@@ -217,3 +218,141 @@ class SerialVM:
             os.unlink(self.path)
         except OSError:
             pass
+
+
+class QMPVM:
+    """An emulator whose QMP monitor connects to a unix socket we listen on
+    (-chardev socket,path=... -mon chardev=...,mode=control), so the greeting
+    is seen the moment it is written.  greeting_s: exec -> greeting."""
+
+    def __init__(self, binary, args, timeout=60):
+        self.dir = tempfile.mkdtemp(prefix="bench-qmp-")
+        self.path = os.path.join(self.dir, "qmp.sock")
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.listener.bind(self.path)
+        self.listener.listen(1)
+        self.argv = [binary, "-display", "none", "-nodefaults",
+                     "-chardev", f"socket,id=mon0,path={self.path}",
+                     "-mon", "chardev=mon0,mode=control"] + list(args)
+        self.errf = open(os.path.join(self.dir, "stderr"), "wb")
+        self.timeout = timeout
+        self.buf = b""
+        t0 = time.monotonic()
+        self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL,
+                                     stderr=self.errf)
+        self.listener.settimeout(timeout)
+        try:
+            self.conn, _ = self.listener.accept()
+        except socket.timeout:
+            self.close()
+            raise TimeoutError("no QMP connection: " + self.stderr())
+        self.conn.settimeout(timeout)
+        self.greeting = self._msg()
+        self.greeting_s = time.monotonic() - t0
+        self.cmd("qmp_capabilities")
+
+    def _msg(self):
+        while b"\n" not in self.buf:
+            d = self.conn.recv(1 << 20)
+            if not d:
+                raise EOFError("QMP closed: " + self.stderr())
+            self.buf += d
+        ln, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(ln)
+
+    def cmd(self, name, args=None):
+        m = {"execute": name}
+        if args is not None:
+            m["arguments"] = args
+        self.conn.sendall(json.dumps(m).encode() + b"\n")
+        while True:
+            r = self._msg()
+            if "event" in r:
+                continue
+            if "error" in r:
+                raise RuntimeError(f"{name}: {r['error']}")
+            return r.get("return")
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def stderr(self):
+        try:
+            with open(os.path.join(self.dir, "stderr"), "rb") as f:
+                return f.read().decode(errors="replace")[-500:]
+        except OSError:
+            return ""
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.conn.sendall(b'{"execute":"quit"}\n')
+                self.proc.wait(5)
+            except (OSError, AttributeError, subprocess.TimeoutExpired):
+                pass
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        for s in (getattr(self, "conn", None), self.listener):
+            if s:
+                s.close()
+        self.errf.close()
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+
+
+def proc_status(pid):
+    """VmRSS etc. (kB) and Threads from /proc/PID/status."""
+    d = {}
+    with open(f"/proc/{pid}/status") as f:
+        for ln in f:
+            k, _, v = ln.partition(":")
+            v = v.split()
+            if v and v[0].isdigit():
+                d[k] = int(v[0])
+    return d
+
+
+def smaps_guest_ram(pid, ram_kb):
+    """(rss_kb of mappings at least ram_kb big: the guest RAM, total Rss)."""
+    big = 0
+    total = 0
+    size = 0
+    with open(f"/proc/{pid}/smaps") as f:
+        for ln in f:
+            if ln.startswith("Size:"):
+                size = int(ln.split()[1])
+            elif ln.startswith("Rss:"):
+                rss = int(ln.split()[1])
+                total += rss
+                if size >= ram_kb:
+                    big += rss
+    return big, total
+
+
+def host_info():
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        for ln in f:
+            if ln.startswith("model name"):
+                cpu = ln.split(":", 1)[1].strip()
+                break
+    flags = open("/proc/cpuinfo").read()
+    virt = "vmx" if " vmx" in flags else "svm" if " svm" in flags else "none"
+    mods = sorted(m for m in os.listdir("/sys/module") if m.startswith("kvm"))
+    return {
+        "cpu": cpu,
+        "ncpu": os.cpu_count(),
+        "kernel": os.uname().release,
+        "kvm_modules": mods,
+        "virt_flag": virt,
+        "mem_gib": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
+    }
+
+
+def loadavg():
+    return open("/proc/loadavg").read().split()[0]
