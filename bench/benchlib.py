@@ -84,8 +84,18 @@ def table(headers, rows):
     return "\n".join(out)
 
 
+SAMPLES = {}
+
+
+def _sample(argv):
+    """Remembers one command line per (binary, arguments minus paths)."""
+    key = " ".join(a for a in argv if not a.startswith(("socket,", "/tmp")))
+    SAMPLES.setdefault(key, " ".join(argv))
+
+
 def save_json(name, data):
     os.makedirs(OUT, exist_ok=True)
+    data = dict(data, _argv=list(SAMPLES.values())[:8])
     with open(os.path.join(OUT, name + ".json"), "w") as f:
         json.dump(data, f, indent=1)
 
@@ -118,6 +128,7 @@ class SerialVM:
         if append is not None:
             argv += ["-append", append]
         self.argv = argv
+        _sample(argv)
         self.errf = open(os.path.join(self.dir, "stderr"), "wb")
         self.t0 = time.monotonic()
         self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
@@ -234,6 +245,7 @@ class QMPVM:
         self.argv = [binary, "-display", "none", "-nodefaults",
                      "-chardev", f"socket,id=mon0,path={self.path}",
                      "-mon", "chardev=mon0,mode=control"] + list(args)
+        _sample(self.argv)
         self.errf = open(os.path.join(self.dir, "stderr"), "wb")
         self.timeout = timeout
         self.buf = b""

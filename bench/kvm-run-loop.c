@@ -43,9 +43,14 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "pio";
     long n = argc > 2 ? atol(argv[2]) : 100000;
     int reps = argc > 3 ? atoi(argv[3]) : 5;
-    int mmio = !strcmp(mode, "mmio");
-    static const uint8_t code_pio[] = { 0xe6, 0x80, 0x66, 0x49, 0x75, 0xfa, 0xf4 };
-    static const uint8_t code_mmio[] = { 0x88, 0x07, 0x66, 0x49, 0x75, 0xfa, 0xf4 };
+    int mmio = !strncmp(mode, "mmio", 4);
+    int real = strstr(mode, "-real") != NULL;
+    /* real mode: out / mov %al,(%bx); dec %ecx (0x66 prefix); jnz; hlt */
+    static const uint8_t real_pio[] = { 0xe6, 0x80, 0x66, 0x49, 0x75, 0xfa, 0xf4 };
+    static const uint8_t real_mmio[] = { 0x88, 0x07, 0x66, 0x49, 0x75, 0xfa, 0xf4 };
+    /* 32-bit: out / mov %eax,(%edx); dec %ecx; jnz; hlt */
+    static const uint8_t pm_pio[] = { 0xe6, 0x80, 0x49, 0x75, 0xfb, 0xf4 };
+    static const uint8_t pm_mmio[] = { 0x89, 0x02, 0x49, 0x75, 0xfb, 0xf4 };
 
     int kvm = open("/dev/kvm", O_RDWR | O_CLOEXEC);
     if (kvm < 0) {
@@ -60,7 +65,11 @@ int main(int argc, char **argv)
     if (mem == MAP_FAILED) {
         die("mmap");
     }
-    memcpy(mem + 0x1000, mmio ? code_mmio : code_pio, sizeof(code_pio));
+    if (real) {
+        memcpy(mem + 0x1000, mmio ? real_mmio : real_pio, sizeof(real_pio));
+    } else {
+        memcpy(mem + 0x1000, mmio ? pm_mmio : pm_pio, sizeof(pm_pio));
+    }
     struct kvm_userspace_memory_region region = {
         .slot = 0, .guest_phys_addr = 0, .memory_size = MEM_SIZE,
         .userspace_addr = (uintptr_t)mem,
@@ -81,14 +90,28 @@ int main(int argc, char **argv)
     if (ioctl(vcpu, KVM_GET_SREGS, &sregs) < 0) {
         die("KVM_GET_SREGS");
     }
-    sregs.cs.base = 0;
-    sregs.cs.selector = 0;
-    sregs.ds.base = 0x20000; /* beyond the 64 KiB of RAM: unmapped */
-    sregs.ds.selector = 0x2000;
+    if (real) {
+        sregs.cs.base = 0;
+        sregs.cs.selector = 0;
+        sregs.ds.base = 0x20000; /* beyond the 64 KiB of RAM: unmapped */
+        sregs.ds.selector = 0x2000;
+    } else {
+        struct kvm_segment code = {
+            .base = 0, .limit = 0xffffffff, .selector = 0x08, .type = 0xb,
+            .present = 1, .dpl = 0, .db = 1, .s = 1, .l = 0, .g = 1,
+        };
+        struct kvm_segment data = code;
+        data.selector = 0x10;
+        data.type = 0x3;
+        sregs.cs = code;
+        sregs.ds = sregs.es = sregs.ss = sregs.fs = sregs.gs = data;
+        sregs.cr0 |= 1; /* PE, paging off */
+    }
     if (ioctl(vcpu, KVM_SET_SREGS, &sregs) < 0) {
         die("KVM_SET_SREGS");
     }
-    struct kvm_regs regs = { .rip = 0x1000, .rflags = 2, .rcx = 0xffffffff };
+    struct kvm_regs regs = { .rip = 0x1000, .rflags = 2, .rcx = 0xffffffff,
+                             .rdx = 0xe0001000, .rsp = 0x8000 };
     if (ioctl(vcpu, KVM_SET_REGS, &regs) < 0) {
         die("KVM_SET_REGS");
     }

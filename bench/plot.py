@@ -38,6 +38,8 @@ def startup():
     with open(dat, "w") as f:
         f.write("# label qmp first exit\n")
         for key, r in d.items():
+            if key.startswith("_"):
+                continue
             label, m = key.split("/")
             name = ("tree" if label == "tree" else "QEMU-7.2") + "-" + m
             f.write(f"{name} {med(r['qmp']):.2f} {med(r['first']):.2f} {med(r['exit']):.2f}\n")
@@ -67,6 +69,8 @@ def overcommit():
     variants = []
     ks = set()
     for key in d:
+        if key.startswith("_"):
+            continue
         v, k = key.split("/")
         if v not in variants:
             variants.append(v)
