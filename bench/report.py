@@ -174,6 +174,38 @@ Sample emulator command lines of this run (sockets are the harness's):
 
 {md('linux-overcommit')}
 
+## Reading the figures; what is missing and why
+
+- **Linux overcommit (6) did not run**: no VMX/SVM here, /dev/kvm is PVM, and Debian's 6.1 kernel
+  does not boot under PVM's instruction emulation (section 6). The script is ready for a VMX/SVM
+  host; upstream's figures (8.57 s -> 4.42 s with PV unhalt; ebizzy +78 % / +132 % with PV TLB
+  flush at 2 / 3 VMs) have nothing to be compared with from this host.
+- **PV kick and PV send-IPI have no figure** (section 5, second table): both are KVM hypercalls and
+  `vmcall` never returns under this host's KVM. The guests therefore use only the LAPIC, so this
+  tree's pc-q35-8.0 (kvm-pv-unhalt advertised) and pc-q35-7.2 run the same guest code here and
+  their rows differ by noise only; the table shows what the machine types offered, not what the
+  offer buys. The halting hand-off row is the mechanism PV unhalt enables in Linux (halt while
+  waiting, be woken by the releaser), done with an IPI instead of the hypercall: under overcommit
+  (K = 3: 6 vCPUs on 2 host CPUs) it degrades far less than the spinning hand-off, which waits for
+  the preempted lock holder's next time slice.
+- **Guest-side figures are emulation-bound**: every guest instruction at ring 0 is emulated by PVM,
+  so an IPI round trip costs hundreds of µs here instead of about one µs on hardware. Compare the
+  variants with each other, within this run only. "Broadcast" with 2 vCPUs has one target, sent
+  through the all-excluding-self shorthand. At K = 1 the one-target round trip is slower than at
+  K = 2: with idle host CPUs each wake-up of a halted vCPU thread pays the host's idle exit.
+- **Exit cost**: the bare loop and the emulators run the same three-instruction loop in 32-bit
+  protected mode; the `null` row is the loop without the exit (emulated `nop; dec; jnz`). Figures
+  within a few per cent of each other are within the host's noise (the bare loop's own spread is
+  given under Targets).
+- **Start-up**: QEMU 7.2's pc/q35 spend about 1.5 s in SeaBIOS, which PVM emulates; this tree loads
+  the guest itself, so the fair fast-boot anchor is QEMU's microvm with qboot (also listed). This
+  tree's QMP greeting comes before its vCPUs exist; "exec -> first query-status reply" in the vCPU
+  scaling table is the time until the machine is fully created, for both emulators.
+- **Noise**: other sessions shared this 2-CPU host during the run (load average in the Host table
+  and under each table); medians are the figures to read, min / max show the spread.
+- RESULTS.md is regenerated from bench/out/ by `python3 bench/report.py > bench/RESULTS.md`
+  without re-running anything.
+
 ## Timing of this run
 
 {chr(10).join(f'- {k}: {v:.0f} s' for k, v in t.get('steps', {}).items())}
