@@ -356,7 +356,7 @@ bool isa_serial_device_create(QemuOpts *opts, const char *id, Error **errp)
             error_setg(errp, "isa-serial: %s 0x%x is out of range", name, v);
             return false;
         }
-        vals[i] = v == UINT32_MAX ? -1 : v;
+        vals[i] = v == UINT32_MAX ? -1 : (int64_t)v;
     }
     if (chr_id) {
         chr = qemu_chr_find(chr_id);
