@@ -21,11 +21,14 @@
 #include "hw/i386/x86-boot.h"
 #include "monitor/qmp.h"
 #include "qemu/option.h"
+#include "sysemu/cli-compat.h"
 #include "sysemu/device.h"
 #include "sysemu/kvm.h"
+#include "sysemu/os-posix.h"
 #include "sysemu/qtest.h"
 #include "sysemu/runstate.h"
 #include "sysemu/sysemu.h"
+#include "sysemu/user-objects.h"
 #include "target/i386/cpu.h"
 
 char *qemu_name;
@@ -40,6 +43,8 @@ typedef struct StartupConfig {
     GPtrArray *globals;         /* GlobalProperty* */
     bool start_paused;
     const char *kernel, *initrd, *append;
+    const char *pidfile, *sandbox;
+    bool nographic, nodefaults;
 } StartupConfig;
 
 static StartupConfig config;
@@ -376,12 +381,60 @@ static void opt_device(const char *opt, const char *arg)
 /* -nographic: the default serial port goes to stdio, Ctrl-A x quits */
 static void opt_nographic(const char *opt, const char *arg)
 {
+    config.nographic = true;
     qemu_devices_set_nographic(true);
 }
 
 static void opt_nodefaults(const char *opt, const char *arg)
 {
+    config.nodefaults = true;
     qemu_devices_set_nodefaults(true);
+}
+
+static void opt_pidfile(const char *opt, const char *arg)
+{
+    config.pidfile = arg;
+}
+
+static void opt_sandbox(const char *opt, const char *arg)
+{
+    config.sandbox = arg;
+}
+
+/* Options whose parser reports through Error (system/cli-compat.c etc.) */
+static void opt_checked(const char *opt, const char *arg,
+                        bool (*parse)(const char *, Error **))
+{
+    Error *err = NULL;
+
+    if (!parse(arg, &err)) {
+        fatal(opt, "%s", error_get_pretty(err));
+    }
+}
+
+static void opt_object(const char *opt, const char *arg)
+{
+    opt_checked(opt, arg, user_object_add);
+}
+
+static void opt_overcommit(const char *opt, const char *arg)
+{
+    opt_checked(opt, arg, os_overcommit_parse);
+}
+
+static void opt_rtc(const char *opt, const char *arg)
+{
+    opt_checked(opt, arg, cli_rtc_parse);
+}
+
+static void opt_boot(const char *opt, const char *arg)
+{
+    opt_checked(opt, arg, cli_boot_parse);
+}
+
+static void opt_audiodev(const char *opt, const char *arg)
+{
+    opt_checked(opt, arg, cli_audiodev_parse);
 }
 
 /* Accepted for compatibility; nothing in this tree depends on them yet */
@@ -411,7 +464,14 @@ static const StartupOption startup_options[] = {
     { "no-acpi", OPT_FLAG, opt_no_acpi },
     { "no-reboot", OPT_FLAG, opt_no_reboot },
     { "audio", OPT_ARG, opt_ignore },
-    { "audiodev", OPT_ARG, opt_ignore },
+    { "audiodev", OPT_ARG, opt_audiodev },
+    { "object", OPT_ARG, opt_object },
+    { "overcommit", OPT_ARG, opt_overcommit },
+    { "rtc", OPT_ARG, opt_rtc },
+    { "boot", OPT_ARG, opt_boot },
+    { "sandbox", OPT_ARG, opt_sandbox },
+    { "pidfile", OPT_ARG, opt_pidfile },
+    { "daemonize", OPT_FLAG, opt_ignore }, /* see qemu_main() */
     { "name", OPT_ARG, opt_name },
     { "uuid", OPT_ARG, opt_uuid },
     { "kernel", OPT_ARG, opt_kernel },
@@ -722,7 +782,26 @@ int qemu_main(int argc, char **argv)
             return 0;
         }
     }
+    /* -daemonize forks before anything else exists (system/os-posix.c) */
+    for (i = 1; i < (guint)argc; i++) {
+        if (!strcmp(argv[i], "-daemonize") || !strcmp(argv[i], "--daemonize")) {
+            os_daemonize_start();
+            break;
+        }
+    }
     parse_command_line(argc, argv);
+    if (os_is_daemonized() && config.nographic && !config.nodefaults) {
+        fatal(NULL, "-nographic cannot be used with -daemonize");
+    }
+    if (config.pidfile && !os_pidfile_create(config.pidfile, &err)) {
+        error_report_err(err);
+        exit(1);
+    }
+    if (config.sandbox && !sandbox_parse_and_apply(config.sandbox, &err)) {
+        error_prepend(&err, "-sandbox %s: ", config.sandbox);
+        error_report_err(err);
+        exit(1);
+    }
 
     mc = select_machine(&machine_opts);
     mobj = object_new_with_class(OBJECT_CLASS_CAST(mc));
@@ -748,9 +827,17 @@ int qemu_main(int argc, char **argv)
     ms->initrd_filename = g_strdup(config.initrd);
     ms->kernel_cmdline = g_strdup(config.append);
     parse_memory(ms);
+    if (!user_objects_machine_ram(ms, config.mem_option != NULL, &err)) {
+        error_report_err(err);
+        exit(1);
+    }
     parse_smp(ms, mc);
     configure_kernel_irqchip(ms, mc);
     if (!memory_machine_init(ms->ram_size, &err)) {
+        error_report_err(err);
+        exit(1);
+    }
+    if (!os_overcommit_apply(&err)) {
         error_report_err(err);
         exit(1);
     }
@@ -795,6 +882,7 @@ int qemu_main(int argc, char **argv)
     } else {
         vm_start();
     }
+    os_daemonize_ready();
     main_loop_run();
     return qemu_exit_status();
 }

@@ -1,0 +1,20 @@
+/*
+ * Options checked for QEMU compatibility whose settings this build does
+ * not act on (system/cli-compat.c).  Each validates as QEMU does and
+ * returns false with *errp set on a bad value.
+ */
+#ifndef SYSEMU_CLI_COMPAT_H
+#define SYSEMU_CLI_COMPAT_H
+
+#include <stdbool.h>
+
+#include "qapi/error.h"
+
+/* -rtc [base=utc|localtime|DATE][,clock=host|rt|vm][,driftfix=none|slew] */
+bool cli_rtc_parse(const char *optarg, Error **errp);
+/* -boot [order=drives][,once=drives][,menu=on|off][,strict=on|off]... */
+bool cli_boot_parse(const char *optarg, Error **errp);
+/* -audiodev driver,id=ID,... or its JSON form; no audio device exists */
+bool cli_audiodev_parse(const char *optarg, Error **errp);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * -object: user-creatable objects (system/user-objects.c).  Each lives at
+ * /objects/ID in the QOM tree.
+ */
+#ifndef SYSEMU_USER_OBJECTS_H
+#define SYSEMU_USER_OBJECTS_H
+
+#include <stdbool.h>
+
+#include "hw/boards.h"
+#include "qapi/error.h"
+
+#define TYPE_MEMORY_BACKEND "memory-backend"
+#define TYPE_MEMORY_BACKEND_RAM "memory-backend-ram"
+#define TYPE_SECRET "secret"
+
+/*
+ * -object TYPE,id=ID,prop=value,... or -object '{"qom-type": TYPE,
+ * "id": ID, ...}'.  Types: secret (data= or file=, format=raw|base64),
+ * memory-backend-ram (size=, and accepted: share, prealloc, merge, dump,
+ * reserve, policy, host-nodes, x-use-canonical-path-for-ramblock-id).
+ */
+bool user_object_add(const char *optarg, Error **errp);
+
+/*
+ * -machine memory-backend=ID: the backend must exist and its size equal
+ * -m (without -m the backend's size becomes the RAM size).
+ */
+bool user_objects_machine_ram(MachineState *ms, bool mem_given, Error **errp);
+
+#endif

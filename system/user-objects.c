@@ -1,0 +1,320 @@
+/*
+ * -object: the user-creatable objects libvirt passes.
+ *
+ * secret holds a key (libvirt's master key: file=, format=raw); the data
+ * is read and checked when the object is created and kept in memory.
+ * memory-backend-ram describes the guest RAM a machine names with
+ * memory-backend=; the machine allocates it (system/memory.c), the
+ * backend fixes its size.
+ */
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "qemu/option.h"
+#include "qom/object.h"
+#include "sysemu/user-objects.h"
+
+typedef struct HostMemoryBackend {
+    Object parent_obj;
+    uint64_t size;
+    bool share, prealloc, merge, dump, reserve;
+    char *policy, *host_nodes;
+    bool canonical_id;
+} HostMemoryBackend;
+
+typedef struct SecretObject {
+    Object parent_obj;
+    char *format, *file, *data, *keyid, *iv;
+    GBytes *raw;
+} SecretObject;
+
+#define FIELD(oc, st, name, kind, field, def)                               \
+    object_class_property_add_field(oc, name, kind, offsetof(st, field),   \
+                                    def, NULL)
+
+static void memory_backend_class_init(ObjectClass *oc, void *data)
+{
+    FIELD(oc, HostMemoryBackend, "size", PROP_KIND_UINT64, size, "0");
+    FIELD(oc, HostMemoryBackend, "share", PROP_KIND_BOOL, share, "off");
+    FIELD(oc, HostMemoryBackend, "prealloc", PROP_KIND_BOOL, prealloc, "off");
+    FIELD(oc, HostMemoryBackend, "merge", PROP_KIND_BOOL, merge, "on");
+    FIELD(oc, HostMemoryBackend, "dump", PROP_KIND_BOOL, dump, "on");
+    FIELD(oc, HostMemoryBackend, "reserve", PROP_KIND_BOOL, reserve, "on");
+    FIELD(oc, HostMemoryBackend, "policy", PROP_KIND_STRING, policy,
+          "default");
+    FIELD(oc, HostMemoryBackend, "host-nodes", PROP_KIND_STRING, host_nodes,
+          NULL);
+    FIELD(oc, HostMemoryBackend, "x-use-canonical-path-for-ramblock-id",
+          PROP_KIND_BOOL, canonical_id, "on");
+}
+
+static void secret_class_init(ObjectClass *oc, void *data)
+{
+    FIELD(oc, SecretObject, "format", PROP_KIND_STRING, format, "raw");
+    FIELD(oc, SecretObject, "file", PROP_KIND_STRING, file, NULL);
+    FIELD(oc, SecretObject, "data", PROP_KIND_STRING, data, NULL);
+    FIELD(oc, SecretObject, "keyid", PROP_KIND_STRING, keyid, NULL);
+    FIELD(oc, SecretObject, "iv", PROP_KIND_STRING, iv, NULL);
+}
+
+static void user_objects_register_types(void)
+{
+    static const TypeInfo types[] = {
+        { .name = TYPE_MEMORY_BACKEND, .parent = TYPE_OBJECT,
+          .abstract = true, .instance_size = sizeof(HostMemoryBackend),
+          .class_init = memory_backend_class_init },
+        { .name = TYPE_MEMORY_BACKEND_RAM, .parent = TYPE_MEMORY_BACKEND,
+          .instance_size = sizeof(HostMemoryBackend) },
+        { .name = TYPE_SECRET, .parent = TYPE_OBJECT,
+          .instance_size = sizeof(SecretObject),
+          .class_init = secret_class_init },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(types); i++) {
+        type_register_static(&types[i]);
+    }
+}
+type_init(user_objects_register_types)
+
+/* Checks once every property is set (QEMU's "complete") */
+static bool secret_complete(SecretObject *s, Error **errp)
+{
+    GError *gerr = NULL;
+    gchar *contents = NULL;
+    gsize len = 0;
+
+    if (strcmp(s->format, "raw") && strcmp(s->format, "base64")) {
+        error_setg(errp, "Parameter 'format' does not accept value '%s'",
+                   s->format);
+        return false;
+    }
+    if (s->data && s->file) {
+        error_setg(errp, "'data' and 'file' are mutually exclusive");
+        return false;
+    }
+    if (s->file) {
+        if (!g_file_get_contents(s->file, &contents, &len, &gerr)) {
+            error_setg(errp, "Unable to read %s: %s", s->file, gerr->message);
+            g_error_free(gerr);
+            return false;
+        }
+    } else if (s->data) {
+        contents = g_strdup(s->data);
+        len = strlen(contents);
+    } else {
+        error_setg(errp, "Either 'file' or 'data' must be provided");
+        return false;
+    }
+    if (!strcmp(s->format, "base64")) {
+        guchar *dec;
+        gsize dlen;
+        char *p;
+
+        for (p = contents; *p; p++) {
+            if (!g_ascii_isalnum(*p) && !strchr("+/=\n", *p)) {
+                error_setg(errp, "Invalid base64 data");
+                g_free(contents);
+                return false;
+            }
+        }
+        dec = g_base64_decode(contents, &dlen);
+        g_free(contents);
+        s->raw = g_bytes_new_take(dec, dlen);
+    } else {
+        s->raw = g_bytes_new_take(contents, len);
+    }
+    return true;
+}
+
+static bool object_complete(Object *obj, Error **errp)
+{
+    if (object_dynamic_cast(obj, TYPE_SECRET)) {
+        return secret_complete((SecretObject *)obj, errp);
+    }
+    if (object_dynamic_cast(obj, TYPE_MEMORY_BACKEND) &&
+        !((HostMemoryBackend *)obj)->size) {
+        error_setg(errp, "can't create backend with size 0");
+        return false;
+    }
+    return true;
+}
+
+/* key=value: sizes take suffixes, as QEMU's size type does */
+static bool object_set_from_string(Object *obj, const char *name,
+                                   const char *value, Error **errp)
+{
+    uint64_t size;
+
+    if (!strcmp(name, "size") &&
+        object_dynamic_cast(obj, TYPE_MEMORY_BACKEND)) {
+        if (!qemu_strtosz(value, 1, &size)) {
+            error_setg(errp, "Parameter 'size' expects a non-negative number "
+                       "below 2^64");
+            return false;
+        }
+        return object_property_set_int(obj, name, size, errp);
+    }
+    return object_property_parse(obj, name, value, errp);
+}
+
+static bool id_ok(const char *id)
+{
+    const char *p;
+
+    if (!g_ascii_isalpha(id[0])) {
+        return false;
+    }
+    for (p = id; *p; p++) {
+        if (!g_ascii_isalnum(*p) && !strchr("-._", *p)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * Both forms become a list of (name, JsonNode or string) pairs; the
+ * JSON form may carry numbers and booleans, key=value only strings.
+ */
+bool user_object_add(const char *optarg, Error **errp)
+{
+    JsonParser *parser = NULL;
+    JsonObject *json = NULL;
+    QemuOpts *opts = NULL;
+    const char *type, *id;
+    ObjectClass *oc;
+    Object *obj = NULL;
+    bool ok = false;
+    guint i;
+
+    if (optarg[0] == '{') {
+        GError *gerr = NULL;
+
+        parser = json_parser_new();
+        if (!json_parser_load_from_data(parser, optarg, -1, &gerr) ||
+            !JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser))) {
+            error_setg(errp, "JSON parse error, %s",
+                       gerr ? gerr->message : "expecting an object");
+            g_clear_error(&gerr);
+            goto out;
+        }
+        json = json_node_get_object(json_parser_get_root(parser));
+        type = json_object_has_member(json, "qom-type")
+               ? json_object_get_string_member(json, "qom-type") : NULL;
+        id = json_object_has_member(json, "id")
+             ? json_object_get_string_member(json, "id") : NULL;
+    } else {
+        opts = qemu_opts_parse(optarg, "qom-type", errp);
+        if (!opts) {
+            goto out;
+        }
+        type = qemu_opt_get(opts, "qom-type");
+        id = qemu_opt_get(opts, "id");
+    }
+    if (!type) {
+        error_setg(errp, "Parameter 'qom-type' is missing");
+        goto out;
+    }
+    if (!id) {
+        error_setg(errp, "Parameter 'id' is missing");
+        goto out;
+    }
+    oc = object_class_by_name(type);
+    if (!oc || object_class_is_abstract(oc) ||
+        (strcmp(type, TYPE_SECRET) &&
+         !object_class_dynamic_cast(oc, TYPE_MEMORY_BACKEND))) {
+        error_setg(errp, "Invalid parameter type for 'qom-type', expected: "
+                   "a user-creatable object type");
+        goto out;
+    }
+    if (!id_ok(id)) {
+        error_setg(errp, "Parameter 'id' expects an identifier");
+        goto out;
+    }
+    if (object_resolve_path_component(object_get_container("objects"), id)) {
+        error_setg(errp, "attempt to add duplicate property '%s' to object "
+                   "(type 'container')", id);
+        goto out;
+    }
+    obj = object_new(type);
+    if (json) {
+        GList *members = json_object_get_members(json), *l;
+
+        for (l = members; l; l = l->next) {
+            const char *name = l->data;
+            JsonNode *v = json_object_get_member(json, name);
+
+            if (!strcmp(name, "qom-type") || !strcmp(name, "id")) {
+                continue;
+            }
+            if (!object_property_find(obj, name)) {
+                error_setg(errp, "Property '%s.%s' not found", type, name);
+                g_list_free(members);
+                goto out;
+            }
+            if (!object_property_set(obj, name, v, errp)) {
+                g_list_free(members);
+                goto out;
+            }
+        }
+        g_list_free(members);
+    } else {
+        for (i = 0; i < opts->opts->len; i++) {
+            QemuOpt *o = g_ptr_array_index(opts->opts, i);
+
+            if (!strcmp(o->name, "qom-type") || !strcmp(o->name, "id")) {
+                continue;
+            }
+            if (!object_property_find(obj, o->name)) {
+                error_setg(errp, "Property '%s.%s' not found", type, o->name);
+                goto out;
+            }
+            if (!object_set_from_string(obj, o->name, o->value, errp)) {
+                goto out;
+            }
+        }
+    }
+    if (!object_complete(obj, errp)) {
+        goto out;
+    }
+    object_property_add_child(object_get_container("objects"), id, obj);
+    ok = true;
+out:
+    if (obj) {
+        object_unref(obj);
+    }
+    if (opts) {
+        qemu_opts_free(opts);
+    }
+    if (parser) {
+        g_object_unref(parser);
+    }
+    return ok;
+}
+
+bool user_objects_machine_ram(MachineState *ms, bool mem_given, Error **errp)
+{
+    HostMemoryBackend *b;
+    Object *obj;
+
+    if (!ms->memory_backend) {
+        return true;
+    }
+    obj = object_resolve_path_component(object_get_container("objects"),
+                                        ms->memory_backend);
+    if (!obj || !object_dynamic_cast(obj, TYPE_MEMORY_BACKEND)) {
+        error_setg(errp, "Memory backend '%s' not found", ms->memory_backend);
+        return false;
+    }
+    b = (HostMemoryBackend *)obj;
+    if (!mem_given) {
+        ms->ram_size = b->size;
+    } else if (b->size != ms->ram_size) {
+        error_setg(errp, "Machine memory size does not match the size of the "
+                   "memory backend");
+        return false;
+    }
+    return true;
+}
