@@ -26,6 +26,8 @@ struct Chardev {
     guint in_watch, out_watch, listen_watch, broken_idle;
     bool connected;
     bool is_socket;        /* non-blocking connection, send() */
+    bool nonblock_write;   /* queue on EAGAIN (sockets, ptys) */
+    char *filename;        /* for query-chardev ("pty:/dev/pts/3") */
     bool read_paused;      /* the frontend's can_read said 0 */
     bool has_frontend;
     ChardevHandlers handlers;

@@ -109,6 +109,8 @@ static bool socket_open_fd(Chardev *chr, const char *fdstr, bool server,
         return false;
     }
     chr->listen_fd = n;
+    chr->filename = g_strdup_printf("fd:%s%s", fdstr,
+                                    server ? ",server=on" : "");
     g_unix_set_fd_nonblocking(n, TRUE, NULL);
     chr->disconnected = socket_listen_again;
     if (server && wait) {
@@ -136,6 +138,7 @@ bool qemu_chr_open_socket(Chardev *chr, QemuOpts *opts, Error **errp)
         return false;
     }
     chr->is_socket = true;
+    chr->nonblock_write = true;
     if ((path && fdstr) ||
         ((path || fdstr) && qemu_opt_get(opts, "host"))) {
         error_setg(errp, "None or one of 'path', 'fd' or 'host' option "
@@ -179,6 +182,7 @@ bool qemu_chr_open_socket(Chardev *chr, QemuOpts *opts, Error **errp)
             close(fd);
             return false;
         }
+        chr->filename = g_strdup_printf("unix:%s", path);
         qemu_chr_fd_attach(chr, fd, fd);
         return true;
     }
@@ -193,6 +197,7 @@ bool qemu_chr_open_socket(Chardev *chr, QemuOpts *opts, Error **errp)
     }
     g_unix_set_fd_nonblocking(fd, TRUE, NULL);
     chr->listen_fd = fd;
+    chr->filename = g_strdup_printf("unix:%s,server=on", path);
     chr->unlink_path = g_strdup(path);
     chr->disconnected = socket_listen_again;
     if (wait) {

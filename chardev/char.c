@@ -1,7 +1,14 @@
 /*
  * Character devices: parsing -chardev, the registry (/chardevs in the QOM
  * tree), the fd plumbing every backend shares, and the simple backends
- * (stdio, null, file).  Sockets are in char-socket.c.
+ * (stdio, null, file, pty).  Sockets are in char-socket.c.
+ *
+ * pty: a new pseudo-terminal whose slave side (raw mode) is named on
+ * stderr, "char device redirected to /dev/pts/N (label ID)", and in
+ * query-chardev as "pty:/dev/pts/N".  The emulator keeps a slave fd open
+ * itself, so the master never sees a hang-up while nobody has the
+ * terminal open: output waits in the terminal (then in the chardev's
+ * queue) for whoever opens it later.
  *
  * Connection fds of sockets are non-blocking: a write the peer cannot take
  * at once is queued and flushed from a G_IO_OUT watch, so a client that
@@ -12,6 +19,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -21,7 +29,9 @@
 #include <unistd.h>
 
 #include "chardev/char-internal.h"
+#include "monitor/qmp-commands.h"
 #include "qemu/option.h"
+#include "sysemu/os-posix.h"
 
 static GHashTable *chardevs; /* id -> Chardev* */
 static bool stdio_in_use;
@@ -206,7 +216,7 @@ static ssize_t chr_write_some(Chardev *chr, const uint8_t *buf, size_t len)
             continue;
         }
         if (n < 0 && errno == EAGAIN) {
-            if (chr->is_socket) {
+            if (chr->nonblock_write) {
                 break;
             }
             /* stdout or a file someone made non-blocking: just wait */
@@ -386,10 +396,15 @@ static bool chr_open_stdio(Chardev *chr, QemuOpts *opts, Error **errp)
         error_setg(errp, "cannot use stdio by multiple character devices");
         return false;
     }
+    if (os_is_daemonized()) {
+        error_setg(errp, "cannot use stdio with -daemonize");
+        return false;
+    }
     if (!qemu_chr_opt_bool(opts, "signal", true, &sig, errp)) {
         return false;
     }
     stdio_in_use = true;
+    chr->filename = g_strdup("stdio");
     stdio_set_raw(sig);
     qemu_chr_fd_attach(chr, STDIN_FILENO, STDOUT_FILENO);
     return true;
@@ -397,6 +412,7 @@ static bool chr_open_stdio(Chardev *chr, QemuOpts *opts, Error **errp)
 
 static bool chr_open_null(Chardev *chr, QemuOpts *opts, Error **errp)
 {
+    chr->filename = g_strdup("null");
     chr->connected = true;
     return true;
 }
@@ -421,8 +437,72 @@ static bool chr_open_file(Chardev *chr, QemuOpts *opts, Error **errp)
         return false;
     }
     chr->out_fd = fd;
+    chr->filename = g_strdup_printf("file:%s", path);
     chr->connected = true;
     return true;
+}
+
+static bool chr_open_pty(Chardev *chr, QemuOpts *opts, Error **errp)
+{
+    struct termios tty;
+    const char *name;
+    int master, slave;
+
+    master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (master < 0 || grantpt(master) < 0 || unlockpt(master) < 0 ||
+        !(name = ptsname(master))) {
+        error_setg(errp, "Failed to create PTY: %s", strerror(errno));
+        if (master >= 0) {
+            close(master);
+        }
+        return false;
+    }
+    slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (slave < 0) {
+        error_setg(errp, "Failed to open %s: %s", name, strerror(errno));
+        close(master);
+        return false;
+    }
+    if (tcgetattr(slave, &tty) == 0) {
+        cfmakeraw(&tty);
+        tcsetattr(slave, TCSAFLUSH, &tty);
+    }
+    /* slave stays open for the life of the process (see above) */
+    chr->filename = g_strdup_printf("pty:%s", name);
+    fprintf(stderr, "char device redirected to %s (label %s)\n", name,
+            chr->id);
+    chr->nonblock_write = true;
+    g_unix_set_fd_nonblocking(master, TRUE, NULL);
+    qemu_chr_fd_attach(chr, master, master);
+    return true;
+}
+
+/* query-chardev: [{label, filename, frontend-open}] sorted by label */
+JsonNode *qmp_query_chardev(JsonObject *args, Error **errp)
+{
+    JsonArray *arr = json_array_new();
+    GList *ids = chardevs ? g_hash_table_get_keys(chardevs) : NULL, *l;
+
+    ids = g_list_sort(ids, (GCompareFunc)strcmp);
+    for (l = ids; l; l = l->next) {
+        Chardev *chr = g_hash_table_lookup(chardevs, l->data);
+        JsonObject *o = json_object_new();
+        char *fn;
+
+        if (chr->is_socket && chr->listen_fd >= 0 && !chr->connected) {
+            fn = g_strdup_printf("disconnected:%s", chr->filename);
+        } else {
+            fn = g_strdup(chr->filename ? chr->filename : "");
+        }
+        json_object_set_string_member(o, "label", chr->id);
+        json_object_set_string_member(o, "filename", fn);
+        json_object_set_boolean_member(o, "frontend-open",
+                                       chr->has_frontend && chr->connected);
+        json_array_add_object_element(arr, o);
+        g_free(fn);
+    }
+    g_list_free(ids);
+    return json_node_init_array(json_node_alloc(), arr);
 }
 
 /* Registry and option parsing ------------------------------------------------ */
@@ -436,6 +516,7 @@ static const struct {
     { "stdio", "chardev-stdio", chr_open_stdio },
     { "null", "chardev-null", chr_open_null },
     { "file", "chardev-file", chr_open_file },
+    { "pty", "chardev-pty", chr_open_pty },
 };
 
 /*
@@ -515,6 +596,7 @@ static void chardev_register_types(void)
         { .name = TYPE_CHARDEV_FD, .parent = TYPE_CHARDEV, .abstract = true },
         { .name = "chardev-file", .parent = TYPE_CHARDEV_FD },
         { .name = "chardev-stdio", .parent = TYPE_CHARDEV_FD },
+        { .name = "chardev-pty", .parent = TYPE_CHARDEV },
         { .name = "chardev-null", .parent = TYPE_CHARDEV },
         { .name = TYPE_CHARDEV_SOCKET, .parent = TYPE_CHARDEV },
     };

@@ -2,10 +2,14 @@
  * The QMP command table and the target-independent commands.
  *
  * Commands (sorted; handlers elsewhere are in monitor/qmp-commands.h):
- *   cont, qmp_capabilities, qom-get, qom-list, qom-list-types, query-commands,
- *   query-cpu-definitions, query-cpu-model-expansion, query-cpus-fast,
- *   query-kvm, query-machines, query-name, query-status, query-target,
- *   query-version, quit, stop, system_powerdown, system_reset, x-query-cpuid
+ *   cont, device-list-properties, migrate-set-capabilities,
+ *   qmp_capabilities, qom-get, qom-list, qom-list-properties,
+ *   qom-list-types, query-block, query-chardev, query-command-line-options,
+ *   query-commands, query-cpu-definitions, query-cpu-model-expansion,
+ *   query-cpus-fast, query-kvm, query-machines, query-migrate-capabilities,
+ *   query-name, query-named-block-nodes, query-qmp-schema, query-status,
+ *   query-target, query-version, quit, stop, system_powerdown, system_reset,
+ *   x-query-cpuid
  */
 #include <stdio.h>
 #include <string.h>
@@ -303,17 +307,28 @@ static JsonNode *qmp_system_powerdown(JsonObject *args, Error **errp)
 
 const QmpCommand qmp_commands[] = {
     { "cont", qmp_cont, "" },
+    { "device-list-properties", qmp_device_list_properties, "typename" },
+    { "migrate-set-capabilities", qmp_migrate_set_capabilities,
+      "capabilities" },
     { "qmp_capabilities", qmp_qmp_capabilities, "enable" },
     { "qom-get", qmp_qom_get, "path property" },
     { "qom-list", qmp_qom_list, "path" },
+    { "qom-list-properties", qmp_qom_list_properties, "typename" },
     { "qom-list-types", qmp_qom_list_types, "implements abstract" },
+    { "query-block", qmp_query_block, "" },
+    { "query-chardev", qmp_query_chardev, "" },
+    { "query-command-line-options", qmp_query_command_line_options,
+      "option" },
     { "query-commands", qmp_query_commands, "" },
     { "query-cpu-definitions", qmp_query_cpu_definitions, "" },
     { "query-cpu-model-expansion", qmp_query_cpu_model_expansion, "type model" },
     { "query-cpus-fast", qmp_query_cpus_fast, "" },
     { "query-kvm", qmp_query_kvm, "" },
     { "query-machines", qmp_query_machines, "" },
+    { "query-migrate-capabilities", qmp_query_migrate_capabilities, "" },
     { "query-name", qmp_query_name, "" },
+    { "query-named-block-nodes", qmp_query_named_block_nodes, "flat" },
+    { "query-qmp-schema", qmp_query_qmp_schema, "" },
     { "query-status", qmp_query_status, "" },
     { "query-target", qmp_query_target, "" },
     { "query-version", qmp_query_version, "" },

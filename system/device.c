@@ -5,6 +5,13 @@
  * Devices are checked when the option is parsed (driver and property
  * names, as QEMU's errors name them) and created in command-line order
  * after the board, with "-device ARG: " before any error, as QEMU does.
+ * A device with an id appears at /machine/peripheral/ID.
+ *
+ * pcie-root-port, qemu-xhci and piix3-usb-uhci are accepted and do
+ * nothing: libvirt adds them to every q35/i440fx domain that does not
+ * turn USB off, and this board has no PCI devices behind its host bridge
+ * for a guest to find.  Each driver is a QOM type (qom-list-types, which
+ * is how libvirt learns which devices exist).
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +24,9 @@
 #include "hw/pci-host/pc-pci-host.h"
 #include "hw/rtc/mc146818rtc.h"
 #include "exec/memory.h"
+#include "monitor/qmp-commands.h"
 #include "qemu/option.h"
+#include "qom/object.h"
 #include "sysemu/device.h"
 
 typedef struct DeviceProp {
@@ -32,8 +41,20 @@ typedef struct DeviceModel {
     const char *category;   /* as -device help groups it */
     const char *bus;
     bool (*create)(QemuOpts *opts, const char *id, Error **errp);
-    DeviceProp props[6];
+    DeviceProp props[8];
 } DeviceModel;
+
+/* The PCI controllers libvirt adds: accepted, nothing is created */
+static bool device_create_noop(QemuOpts *opts, const char *id, Error **errp)
+{
+    return true;
+}
+
+#define PCI_DEVICE_PROPS                                                    \
+    { "addr", "int32", "Slot and optional function number, example: "      \
+      "06.0 or 06", "-1" },                                                 \
+    { "multifunction", "bool", "on/off", "false" },                         \
+    { "bus", "str", "", NULL }
 
 static const DeviceModel device_models[] = {
     {
@@ -52,7 +73,85 @@ static const DeviceModel device_models[] = {
             { "iosize", "uint32", "", "2" },
         },
     },
+    {
+        "pcie-root-port", "Controller/Bridge/Hub devices", "PCI",
+        device_create_noop,
+        {
+            { "port", "uint8", "", "0" },
+            { "chassis", "uint8", "", "0" },
+            { "slot", "uint16", "", "0" },
+            PCI_DEVICE_PROPS,
+        },
+    },
+    {
+        "qemu-xhci", "USB", "PCI", device_create_noop,
+        {
+            { "p2", "uint32", "", "4" },
+            { "p3", "uint32", "", "4" },
+            PCI_DEVICE_PROPS,
+        },
+    },
+    {
+        "piix3-usb-uhci", "USB", "PCI", device_create_noop,
+        {
+            { "masterbus", "str", "", NULL },
+            { "firstport", "uint32", "", "0" },
+            PCI_DEVICE_PROPS,
+        },
+    },
 };
+
+static void device_register_types(void)
+{
+    size_t i;
+
+    /* "device" itself is registered with the CPU types */
+    for (i = 0; i < G_N_ELEMENTS(device_models); i++) {
+        TypeInfo *ti = g_new0(TypeInfo, 1);
+
+        ti->name = device_models[i].driver;
+        ti->parent = "device";
+        ti->instance_size = sizeof(Object);
+        type_register_static(ti);
+    }
+}
+type_init(device_register_types)
+
+/* device-list-properties: the -device properties of a driver */
+JsonNode *qmp_device_list_properties(JsonObject *args, Error **errp)
+{
+    const char *name = qmp_arg_str(args, "typename", true, errp);
+    const DeviceModel *m = NULL;
+    const DeviceProp *p;
+    JsonArray *arr;
+    size_t i;
+
+    if (!name) {
+        return NULL;
+    }
+    for (i = 0; i < G_N_ELEMENTS(device_models); i++) {
+        if (!strcmp(device_models[i].driver, name)) {
+            m = &device_models[i];
+        }
+    }
+    if (!m) {
+        error_set(errp, ERROR_CLASS_DEVICE_NOT_FOUND, "Device '%s' not found",
+                  name);
+        return NULL;
+    }
+    arr = json_array_new();
+    for (p = m->props; p->name; p++) {
+        JsonObject *o = json_object_new();
+
+        json_object_set_string_member(o, "name", p->name);
+        json_object_set_string_member(o, "type", p->type);
+        if (p->desc[0]) {
+            json_object_set_string_member(o, "description", p->desc);
+        }
+        json_array_add_object_element(arr, o);
+    }
+    return json_node_init_array(json_node_alloc(), arr);
+}
 
 typedef struct DeviceConfig {
     char *optarg;
@@ -112,7 +211,10 @@ bool device_prop_get_uint32(QemuOpts *opts, const char *name,
 
 static void device_help_all(void)
 {
-    const char *categories[] = { "Input devices", "Misc devices" };
+    const char *categories[] = {
+        "Controller/Bridge/Hub devices", "USB", "Input devices",
+        "Misc devices",
+    };
     size_t c, i;
 
     for (c = 0; c < G_N_ELEMENTS(categories); c++) {
@@ -340,6 +442,15 @@ bool pc_devices_create(MachineState *ms, Error **errp)
         if (!dc->model->create(dc->opts, dc->id, errp)) {
             error_prepend(errp, "-device %s: ", dc->optarg);
             return false;
+        }
+        if (dc->id) {
+            Object *peripheral = object_resolve_path("/machine/peripheral");
+            Object *dev = object_new(dc->model->driver);
+
+            if (peripheral) {
+                object_property_add_child(peripheral, dc->id, dev);
+            }
+            object_unref(dev);
         }
     }
     return true;
