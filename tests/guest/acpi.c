@@ -224,3 +224,24 @@ bool acpi_poweroff(void)
     printf("ACPI poweroff through PM1a_CNT=0x%x SLP_TYP=%d did not take effect\n", pm1a, a);
     return false;
 }
+
+/*
+ * Polls PM1a_STS (FADT PM1a_EVT_BLK) until PWRBTN_STS (bit 8) is set,
+ * then clears it.  The guests take no interrupts, so no SCI handler.
+ */
+bool acpi_wait_power_button(void)
+{
+    const u8 *fadt = acpi_find_table("FACP", 0);
+    u32 evt = fadt ? rd32(fadt + 56) : 0;
+    if (!evt || evt > 0xffff) {
+        printf("ACPI FADT has no PM1a_EVT block\n");
+        return false;
+    }
+    while (!(inw((u16)evt) & (1 << 8))) {
+        for (int i = 0; i < 1000; i++) {
+            io_delay();
+        }
+    }
+    outw((u16)evt, 1 << 8);
+    return true;
+}

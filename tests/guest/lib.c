@@ -382,6 +382,12 @@ NORETURN void guest_exit(int code)
             printf("EXIT isa-debug-exit did not stop the machine, halting\n");
             halt_forever();
         }
+        if (cmdline_has("wait-powerbtn")) {
+            printf("WAIT-POWER-BUTTON\n");
+            if (acpi_wait_power_button()) {
+                printf("POWER-BUTTON\n");
+            }
+        }
         printf("EXIT code=%d via acpi\n", code);
         acpi_poweroff();
         printf("EXIT acpi poweroff did not stop the machine\n");

@@ -128,6 +128,7 @@ u32 acpi_find_rsdp(void);
 void *acpi_find_table(const char sig[4], int instance);
 int acpi_madt_apic_ids(u32 *ids, int max);  /* enabled CPUs, -1 without MADT */
 bool acpi_poweroff(void);                     /* returns only on failure */
+bool acpi_wait_power_button(void);            /* false without PM1a_EVT */
 
 /* ---- KVM paravirt CPUID ---- */
 u32 kvm_cpuid_base(void);  /* 0 if no "KVMKVMKVM" signature */
