@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "qemu/option.h"
 #include "qom/object.h"
 
 struct TypeImpl {
@@ -531,27 +532,6 @@ bool object_property_is_user_set(Object *obj, const char *name)
     return prop && g_hash_table_contains(obj->user_set, prop->name);
 }
 
-static bool parse_bool_str(const char *str, bool *out)
-{
-    static const char *const yes[] = { "on", "yes", "true", "y", NULL };
-    static const char *const no[] = { "off", "no", "false", "n", NULL };
-    int i;
-
-    for (i = 0; yes[i]; i++) {
-        if (!strcmp(str, yes[i])) {
-            *out = true;
-            return true;
-        }
-    }
-    for (i = 0; no[i]; i++) {
-        if (!strcmp(str, no[i])) {
-            *out = false;
-            return true;
-        }
-    }
-    return false;
-}
-
 JsonNode *object_property_parse_str(ObjectProperty *prop, const char *str,
                                     Error **errp)
 {
@@ -564,9 +544,7 @@ JsonNode *object_property_parse_str(ObjectProperty *prop, const char *str,
 
     switch (kind) {
     case PROP_KIND_BOOL:
-        if (!parse_bool_str(str, &b)) {
-            error_setg(errp, "Parameter '%s' expects 'on' or 'off'",
-                       prop->name);
+        if (!qapi_bool_parse(prop->name, str, &b, errp)) {
             return NULL;
         }
         return json_node_init_boolean(json_node_alloc(), b);
