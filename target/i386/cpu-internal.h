@@ -6,6 +6,9 @@
 
 #include "target/i386/cpu.h"
 
+/* 8000_0001.EDX bits AMD defines as copies of 1.EDX */
+#define CPUID_EXT2_AMD_ALIASES 0x0183F3FFu
+
 /* What KVM (as described by env->host) supports for a word, with QEMU's
  * fix-ups on top of KVM_GET_SUPPORTED_CPUID (kvm/kvm-cpu.c). */
 uint64_t kvm_cpu_supported_feature_word(const X86CPUEnv *env, FeatureWord w);

@@ -42,7 +42,6 @@
 #define CPUID_XSAVE_XSAVES (1u << 3)
 #define CPUID_14_0_ECX_LIP (1u << 31)
 /* 0x80000001.EDX bits AMD defines as copies of 1.EDX */
-#define CPUID_EXT2_AMD_ALIASES 0x0183F3FFu
 
 /* MONITOR/MWAIT: QEMU always reports interrupt break-event support */
 #define CPUID_MWAIT_EMX (1u << 0)
