@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "target/i386/cpu.h"
+#include "target/i386/cpu-caches.h"
 #include "target/i386/cpu-internal.h"
 #include "target/i386/hyperv.h"
 
@@ -82,108 +83,25 @@ typedef struct CPUIDRegs {
     uint32_t eax, ebx, ecx, edx;
 } CPUIDRegs;
 
-/* Caches ------------------------------------------------------------------ */
-
-typedef enum CacheType {
-    DATA_CACHE = 1,
-    INSTRUCTION_CACHE = 2,
-    UNIFIED_CACHE = 3,
-} CacheType;
-
-typedef struct CPUCacheInfo {
-    CacheType type;
-    uint8_t level;
-    uint32_t size;
-    uint16_t line_size;
-    uint8_t associativity;
-    uint8_t partitions;
-    uint32_t sets;
-    uint8_t lines_per_tag;
-    bool self_init, no_invd_sharing, inclusive, complex_indexing;
-} CPUCacheInfo;
-
-enum { CACHE_L1D, CACHE_L1I, CACHE_L2, CACHE_L3, CACHE__MAX };
-
-#define KiB 1024u
-#define MiB (1024u * 1024u)
-
-/* A 64-byte-line, one-partition cache; flags: self-init, no-INVD-sharing,
- * inclusive, complex indexing */
-#define CACHE(t, lvl, sz, ways, lpt, si, nis, incl, cx)                      \
-    { t, lvl, sz, 64, ways, 1, (sz) / 64 / (ways), lpt, si, nis, incl, cx }
-
-/*
- * QEMU's legacy caches (legacy-cache=on, and every model without its own
- * cache description), one set per leaf family as QEMU keeps them.  Leaf 2
- * has no descriptor for leaf 4's 4 MiB 16-way L2, hence its own L2.
- */
-static const CPUCacheInfo legacy_cache_cpuid2[CACHE__MAX] = {
-    CACHE(DATA_CACHE, 1, 32 * KiB, 8, 0, 1, 1, 0, 0),
-    CACHE(INSTRUCTION_CACHE, 1, 32 * KiB, 8, 0, 1, 1, 0, 0),
-    CACHE(UNIFIED_CACHE, 2, 2 * MiB, 8, 0, 0, 0, 0, 0),
-    CACHE(UNIFIED_CACHE, 3, 16 * MiB, 16, 1, 1, 0, 1, 1),
-};
-static const CPUCacheInfo legacy_cache_cpuid4[CACHE__MAX] = {
-    CACHE(DATA_CACHE, 1, 32 * KiB, 8, 0, 1, 1, 0, 0),
-    CACHE(INSTRUCTION_CACHE, 1, 32 * KiB, 8, 0, 1, 1, 0, 0),
-    CACHE(UNIFIED_CACHE, 2, 4 * MiB, 16, 0, 1, 1, 0, 0),
-    CACHE(UNIFIED_CACHE, 3, 16 * MiB, 16, 1, 1, 0, 1, 1),
-};
-static const CPUCacheInfo legacy_cache_amd[CACHE__MAX] = {
-    CACHE(DATA_CACHE, 1, 64 * KiB, 2, 1, 1, 1, 0, 0),
-    CACHE(INSTRUCTION_CACHE, 1, 64 * KiB, 2, 1, 1, 1, 0, 0),
-    CACHE(UNIFIED_CACHE, 2, 512 * KiB, 16, 1, 0, 0, 0, 0),
-    CACHE(UNIFIED_CACHE, 3, 16 * MiB, 16, 1, 1, 0, 1, 1),
-};
-
-/* CPUID[2] descriptors of 64-byte-line caches (SDM Vol. 2A, "Encoding of
- * CPUID Leaf 2 Descriptors"): descriptor, level, type, size, ways */
-#define D(d, l, t, sz, w) { d, l, t, sz, w }
-#define U UNIFIED_CACHE
-static const struct {
-    uint8_t descriptor;
-    uint8_t level;
-    CacheType type;
-    uint32_t size;
-    uint8_t associativity;
-} cpuid2_descriptors[] = {
-    D(0x0d, 1, DATA_CACHE, 16 * KiB, 4), D(0x2c, 1, DATA_CACHE, 32 * KiB, 8),
-    D(0x60, 1, DATA_CACHE, 16 * KiB, 8),
-    D(0x30, 1, INSTRUCTION_CACHE, 32 * KiB, 8),
-    D(0x21, 2, U, 256 * KiB, 8), D(0x7a, 2, U, 256 * KiB, 8),
-    D(0x7b, 2, U, 512 * KiB, 8), D(0x7c, 2, U, 1 * MiB, 8),
-    D(0x7d, 2, U, 2 * MiB, 8),   D(0x7f, 2, U, 512 * KiB, 2),
-    D(0x86, 2, U, 512 * KiB, 4), D(0x87, 2, U, 1 * MiB, 8),
-    D(0x22, 3, U, 512 * KiB, 4), D(0x23, 3, U, 1 * MiB, 8),
-    D(0x25, 3, U, 2 * MiB, 8),   D(0x29, 3, U, 4 * MiB, 8),
-    D(0x46, 3, U, 4 * MiB, 4),   D(0x47, 3, U, 8 * MiB, 8),
-    D(0x4c, 3, U, 12 * MiB, 12), D(0x4d, 3, U, 16 * MiB, 16),
-    D(0xd0, 3, U, 512 * KiB, 4), D(0xd1, 3, U, 1 * MiB, 4),
-    D(0xd2, 3, U, 2 * MiB, 4),   D(0xe2, 3, U, 2 * MiB, 16),
-    D(0xe3, 3, U, 4 * MiB, 16),  D(0xe4, 3, U, 8 * MiB, 16),
-    D(0xea, 3, U, 12 * MiB, 24), D(0xeb, 3, U, 18 * MiB, 24),
-    D(0xec, 3, U, 24 * MiB, 24),
-};
-#undef D
-#undef U
-
 #define CPUID2_DESCRIPTOR_UNAVAILABLE 0xff
 
 /* Every descriptor above is for 64-byte lines, as all of QEMU's caches */
+/* When several descriptors fit, the lowest one (as QEMU picks them) */
 static uint32_t cpuid2_cache_descriptor(const CPUCacheInfo *c)
 {
+    uint32_t best = CPUID2_DESCRIPTOR_UNAVAILABLE;
     size_t i;
 
-    for (i = 0; i < G_N_ELEMENTS(cpuid2_descriptors); i++) {
+    for (i = 0; i < cpuid2_descriptors_count; i++) {
         if (cpuid2_descriptors[i].level == c->level &&
             cpuid2_descriptors[i].type == c->type &&
             cpuid2_descriptors[i].size == c->size &&
             cpuid2_descriptors[i].associativity == c->associativity &&
-            c->line_size == 64) {
-            return cpuid2_descriptors[i].descriptor;
+            c->line_size == 64 && cpuid2_descriptors[i].descriptor < best) {
+            best = cpuid2_descriptors[i].descriptor;
         }
     }
-    return CPUID2_DESCRIPTOR_UNAVAILABLE;
+    return best;
 }
 
 /* Deterministic cache parameters, shared by leaves 4 and 0x8000001D */
@@ -359,6 +277,9 @@ static uint32_t x86_cpu_phys_bits(const X86CPU *cpu, const X86CPUEnv *env)
 
 static void cpuid_ctx_init(CPUIDCtx *c, X86CPU *cpu, const X86CPUEnv *env)
 {
+    const X86CPUModel *model;
+    const CPUCacheInfo *caches;
+
     memset(c, 0, sizeof(*c));
     c->cpu = cpu;
     c->env = env;
@@ -378,14 +299,15 @@ static void cpuid_ctx_init(CPUIDCtx *c, X86CPU *cpu, const X86CPUEnv *env)
     c->die_width = apicid_bitwidth_for_count(c->dies);
     c->phys_bits = x86_cpu_phys_bits(cpu, env);
     c->func7_max = cpu->level_func7;
-    /*
-     * TODO: models with their own cache description (EPYC*, Dhyana) use it
-     * when legacy-cache=off; those descriptions are not tabled yet, so
-     * every model reports QEMU's legacy caches for now.
-     */
-    c->cache2 = legacy_cache_cpuid2;
-    c->cache4 = legacy_cache_cpuid4;
-    c->cache_amd = legacy_cache_amd;
+    /* Models with their own caches use them in every cache leaf, unless
+     * legacy-cache=on (machine types up to 2.12) */
+    model = X86_CPU_GET_CLASS(cpu)->model;
+    caches = model && !cpu->legacy_cache
+                 ? x86_model_caches(model->cpudef->cache_info)
+                 : NULL;
+    c->cache2 = caches ? caches : legacy_cache_cpuid2;
+    c->cache4 = caches ? caches : legacy_cache_cpuid4;
+    c->cache_amd = caches ? caches : legacy_cache_amd;
     pack_string(c->model_id, 12, cpu->model_id);
 }
 

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""What a guest reads, here and under QEMU 7.2 (design §1's guest-ABI rule).
+
+The cpuid test guest boots under this binary and under Debian's QEMU 7.2
+with the same machine type, CPU model and -smp, and every CPUID leaf and
+subleaf it prints must be equal: cache leaves, topology, the KVM leaves,
+and on PVM hosts the leaves the host hands through.  pc-*-8.0 is compared
+with QEMU 7.2's pc-*-7.2 and may differ only in kvm-pv-unhalt
+(0x40000001.EAX bit 7).  Skips (77) without /dev/kvm or QEMU 7.2.
+"""
+
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
+                                "python"))
+from qmp_machine import kvm_usable  # noqa: E402
+
+BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
+ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
+GUEST = os.path.join(os.path.dirname(os.path.abspath(BINARY)), "tests",
+                     "guest", "cpuid.elf")
+
+# (our machine, QEMU's machine, -cpu, -smp)
+CASES = [(m, m, c, 1) for m in ("pc-q35-7.2", "pc-i440fx-7.2")
+         for c in ("qemu64", "kvm64", "Haswell", "Skylake-Server",
+                   "Icelake-Server", "EPYC", "EPYC-Rome", "EPYC-Milan",
+                   "Dhyana", "host", "max")]
+CASES += [(m, m, c, 1) for m in ("pc-i440fx-2.4", "pc-q35-2.11", "pc-q35-4.0")
+          for c in ("qemu64", "Haswell", "EPYC")]
+CASES += [("pc-q35-7.2", "pc-q35-7.2", "qemu64", 2),
+          ("pc-i440fx-6.1", "pc-i440fx-6.1", "EPYC", 4),
+          ("pc-q35-8.0", "pc-q35-7.2", "qemu64", 2),
+          ("pc-q35-8.0", "pc-q35-7.2", "EPYC-Rome", 1),
+          ("pc-i440fx-8.0", "pc-i440fx-7.2", "host", 1)]
+PV_UNHALT = 1 << 7
+
+
+def guest_cpuid(binary, machine, cpu, smp):
+    argv = [binary, "-machine", f"{machine},accel=kvm", "-cpu", cpu,
+            "-m", "128", "-smp", str(smp), "-nodefaults", "-display", "none",
+            "-serial", "stdio", "-device",
+            "isa-debug-exit,iobase=0xf4,iosize=0x04", "-no-reboot",
+            "-kernel", GUEST, "-append", f"all-cpus cpus={smp}"]
+    try:
+        p = subprocess.run(argv, stdin=subprocess.DEVNULL,
+                           capture_output=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return None, "timeout"
+    out = p.stdout.decode(errors="replace")
+    if "CPUID-DONE" not in out:
+        return None, f"status {p.returncode}: {out[-200:]!r}"
+    table = {}
+    pat = re.compile(r"(cpu \d+: )?CPUID (0x[0-9a-f]+) (0x[0-9a-f]+) "
+                     r"eax=(0x[0-9a-f]+) ebx=(0x[0-9a-f]+) "
+                     r"ecx=(0x[0-9a-f]+) edx=(0x[0-9a-f]+)")
+    for m in pat.finditer(out):
+        key = (m.group(1) or "", int(m.group(2), 16), int(m.group(3), 16))
+        table[key] = tuple(int(x, 16) for x in m.groups()[3:])
+    return table, None
+
+
+def main():
+    if not kvm_usable():
+        print("SKIP: /dev/kvm is not usable here")
+        return 77
+    try:
+        version = subprocess.run([ORACLE, "-version"], capture_output=True,
+                                 text=True).stdout
+    except OSError:
+        version = ""
+    if "version 7.2" not in version:
+        print(f"SKIP: QEMU 7.2 not found at {ORACLE}")
+        return 77
+    if not os.path.exists(GUEST):
+        print(f"SKIP: {GUEST} not built")
+        return 77
+
+    def run(case):
+        ours_m, their_m, cpu, smp = case
+        return case, guest_cpuid(BINARY, ours_m, cpu, smp), \
+            guest_cpuid(ORACLE, their_m, cpu, smp)
+
+    failures = n = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
+        for case, (a, aerr), (b, berr) in pool.map(run, CASES):
+            n += 1
+            ours_m, their_m, cpu, smp = case
+            name = f"x86/guest-vs-qemu72/{ours_m}/{cpu}/smp{smp}"
+            diffs = []
+            if aerr or berr:
+                diffs.append(f"ours: {aerr} qemu72: {berr}")
+            else:
+                for key in sorted(set(a) | set(b)):
+                    va, vb = a.get(key), b.get(key)
+                    if va == vb:
+                        continue
+                    if ours_m != their_m and key[1] == 0x40000001 and \
+                            va and vb and va[1:] == vb[1:] and \
+                            (va[0] ^ vb[0]) == PV_UNHALT and \
+                            va[0] & PV_UNHALT:
+                        continue
+                    diffs.append(f"{key[0]}leaf {key[1]:#x}.{key[2]:#x}: ours "
+                                 f"{[hex(x) for x in va or ()]} qemu72 "
+                                 f"{[hex(x) for x in vb or ()]}")
+            print(f"{'not ok' if diffs else 'ok'} {n} - {name}")
+            for d in diffs[:6]:
+                print(f"#   {d}")
+            failures += bool(diffs)
+    print(f"1..{n}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
