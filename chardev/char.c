@@ -573,21 +573,6 @@ static bool chr_check_unsupported(QemuOpts *opts, Error **errp)
     return true;
 }
 
-static bool id_wellformed(const char *id)
-{
-    const char *p;
-
-    if (!g_ascii_isalpha(id[0])) {
-        return false;
-    }
-    for (p = id; *p; p++) {
-        if (!g_ascii_isalnum(*p) && !strchr("-._", *p)) {
-            return false;
-        }
-    }
-    return true;
-}
-
 static void chardev_register_types(void)
 {
     static const TypeInfo types[] = {

@@ -159,21 +159,6 @@ static bool object_set_from_string(Object *obj, const char *name,
     return object_property_parse(obj, name, value, errp);
 }
 
-static bool id_ok(const char *id)
-{
-    const char *p;
-
-    if (!g_ascii_isalpha(id[0])) {
-        return false;
-    }
-    for (p = id; *p; p++) {
-        if (!g_ascii_isalnum(*p) && !strchr("-._", *p)) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /*
  * Both forms become a list of (name, JsonNode or string) pairs; the
  * JSON form may carry numbers and booleans, key=value only strings.
@@ -229,7 +214,7 @@ bool user_object_add(const char *optarg, Error **errp)
                    "a user-creatable object type");
         goto out;
     }
-    if (!id_ok(id)) {
+    if (!id_wellformed(id)) {
         error_setg(errp, "Parameter 'id' expects an identifier");
         goto out;
     }

@@ -235,3 +235,18 @@ const QemuOpt *qemu_opts_first_unused(QemuOpts *opts)
     }
     return NULL;
 }
+
+bool id_wellformed(const char *id)
+{
+    const char *p;
+
+    if (!g_ascii_isalpha(id[0])) {
+        return false;
+    }
+    for (p = id; *p; p++) {
+        if (!g_ascii_isalnum(*p) && !strchr("-._", *p)) {
+            return false;
+        }
+    }
+    return true;
+}

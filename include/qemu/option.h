@@ -42,6 +42,10 @@ const QemuOpt *qemu_opts_first_unused(QemuOpts *opts);
 /* Parses "on"/"off"/"yes"/"no"/"true"/"false". */
 bool qapi_bool_parse(const char *name, const char *value, bool *out,
                      Error **errp);
+/* QEMU's rule for -chardev/-object/-device ids: a letter, then letters,
+ * digits, '-', '.', '_' */
+bool id_wellformed(const char *id);
+
 /* Parses a size: number with optional k/K/M/G/T/P/E suffix. */
 bool qemu_strtosz(const char *str, uint64_t default_unit, uint64_t *out);
 
