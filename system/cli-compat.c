@@ -109,30 +109,18 @@ bool cli_audiodev_parse(const char *optarg, Error **errp)
         "pipewire", "sdl", "sndio", "spice", "wav", NULL,
     };
     const char *driver = NULL, *id = NULL;
-    JsonParser *parser = NULL;
+    JsonObject *json = NULL;
     QemuOpts *opts = NULL;
     bool ok = false;
     int i;
 
     if (optarg[0] == '{') {
-        JsonObject *o;
-        GError *gerr = NULL;
-
-        parser = json_parser_new();
-        if (!json_parser_load_from_data(parser, optarg, -1, &gerr) ||
-            !JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser))) {
-            error_setg(errp, "JSON parse error, %s",
-                       gerr ? gerr->message : "expecting an object");
-            g_clear_error(&gerr);
+        json = qemu_opts_parse_json(optarg, errp);
+        if (!json) {
             goto out;
         }
-        o = json_node_get_object(json_parser_get_root(parser));
-        if (json_object_has_member(o, "driver")) {
-            driver = json_object_get_string_member(o, "driver");
-        }
-        if (json_object_has_member(o, "id")) {
-            id = json_object_get_string_member(o, "id");
-        }
+        driver = qemu_json_opt_get(json, "driver");
+        id = qemu_json_opt_get(json, "id");
     } else {
         opts = qemu_opts_parse(optarg, "driver", errp);
         if (!opts) {
@@ -166,8 +154,8 @@ out:
     if (opts) {
         qemu_opts_free(opts);
     }
-    if (parser) {
-        g_object_unref(parser);
+    if (json) {
+        json_object_unref(json);
     }
     return ok;
 }

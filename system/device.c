@@ -274,22 +274,14 @@ bool qemu_device_help(const char *optarg)
 /* The JSON form as the equivalent key=value string (",," for a comma) */
 static char *device_json_to_opts(const char *json, Error **errp)
 {
-    JsonParser *parser = json_parser_new();
-    GError *gerr = NULL;
-    GString *out = g_string_new("");
-    JsonObject *obj;
+    JsonObject *obj = qemu_opts_parse_json(json, errp);
+    GString *out;
     GList *members, *l;
 
-    if (!json_parser_load_from_data(parser, json, -1, &gerr) ||
-        !JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser))) {
-        error_setg(errp, "JSON parse error, %s",
-                   gerr ? gerr->message : "expecting an object");
-        g_clear_error(&gerr);
-        g_object_unref(parser);
-        g_string_free(out, TRUE);
+    if (!obj) {
         return NULL;
     }
-    obj = json_node_get_object(json_parser_get_root(parser));
+    out = g_string_new("");
     members = json_object_get_members(obj);
     for (l = members; l; l = l->next) {
         JsonNode *n = json_object_get_member(obj, l->data);
@@ -300,7 +292,7 @@ static char *device_json_to_opts(const char *json, Error **errp)
             error_setg(errp, "Invalid parameter type for '%s', expected: "
                        "string", (const char *)l->data);
             g_list_free(members);
-            g_object_unref(parser);
+            json_object_unref(obj);
             g_string_free(out, TRUE);
             return NULL;
         }
@@ -320,7 +312,7 @@ static char *device_json_to_opts(const char *json, Error **errp)
         g_free(v);
     }
     g_list_free(members);
-    g_object_unref(parser);
+    json_object_unref(obj);
     return g_string_free(out, FALSE);
 }
 

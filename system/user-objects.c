@@ -165,7 +165,6 @@ static bool object_set_from_string(Object *obj, const char *name,
  */
 bool user_object_add(const char *optarg, Error **errp)
 {
-    JsonParser *parser = NULL;
     JsonObject *json = NULL;
     QemuOpts *opts = NULL;
     const char *type, *id;
@@ -175,21 +174,12 @@ bool user_object_add(const char *optarg, Error **errp)
     guint i;
 
     if (optarg[0] == '{') {
-        GError *gerr = NULL;
-
-        parser = json_parser_new();
-        if (!json_parser_load_from_data(parser, optarg, -1, &gerr) ||
-            !JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser))) {
-            error_setg(errp, "JSON parse error, %s",
-                       gerr ? gerr->message : "expecting an object");
-            g_clear_error(&gerr);
+        json = qemu_opts_parse_json(optarg, errp);
+        if (!json) {
             goto out;
         }
-        json = json_node_get_object(json_parser_get_root(parser));
-        type = json_object_has_member(json, "qom-type")
-               ? json_object_get_string_member(json, "qom-type") : NULL;
-        id = json_object_has_member(json, "id")
-             ? json_object_get_string_member(json, "id") : NULL;
+        type = qemu_json_opt_get(json, "qom-type");
+        id = qemu_json_opt_get(json, "id");
     } else {
         opts = qemu_opts_parse(optarg, "qom-type", errp);
         if (!opts) {
@@ -273,8 +263,8 @@ out:
     if (opts) {
         qemu_opts_free(opts);
     }
-    if (parser) {
-        g_object_unref(parser);
+    if (json) {
+        json_object_unref(json);
     }
     return ok;
 }

@@ -250,3 +250,29 @@ bool id_wellformed(const char *id)
     }
     return true;
 }
+
+JsonObject *qemu_opts_parse_json(const char *str, Error **errp)
+{
+    JsonParser *parser = json_parser_new();
+    GError *gerr = NULL;
+    JsonObject *obj = NULL;
+
+    if (!json_parser_load_from_data(parser, str, -1, &gerr) ||
+        !JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser))) {
+        error_setg(errp, "JSON parse error, %s",
+                   gerr ? gerr->message : "expecting an object");
+        g_clear_error(&gerr);
+    } else {
+        obj = json_object_ref(json_node_get_object(
+            json_parser_get_root(parser)));
+    }
+    g_object_unref(parser);
+    return obj;
+}
+
+const char *qemu_json_opt_get(JsonObject *obj, const char *name)
+{
+    return json_object_has_member(obj, name)
+               ? json_object_get_string_member(obj, name)
+               : NULL;
+}

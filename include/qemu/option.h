@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "qapi/error.h"
 
@@ -42,6 +43,15 @@ const QemuOpt *qemu_opts_first_unused(QemuOpts *opts);
 /* Parses "on"/"off"/"yes"/"no"/"true"/"false". */
 bool qapi_bool_parse(const char *name, const char *value, bool *out,
                      Error **errp);
+/*
+ * The JSON form of an option ('{"driver": ...}', as libvirt writes -device,
+ * -object and -audiodev): the object, or NULL with QEMU's "JSON parse
+ * error, ..." text.  The caller owns the reference.
+ */
+JsonObject *qemu_opts_parse_json(const char *str, Error **errp);
+/* A string member of a JSON option, or NULL when absent */
+const char *qemu_json_opt_get(JsonObject *obj, const char *name);
+
 /* QEMU's rule for -chardev/-object/-device ids: a letter, then letters,
  * digits, '-', '.', '_' */
 bool id_wellformed(const char *id);
