@@ -49,12 +49,12 @@ import argparse
 import json
 import os
 import re
-import shutil
-import socket
 import subprocess
 import sys
-import tempfile
-import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "python"))
+import qmp_machine  # noqa: E402
 
 MACHINE = "pc-q35-7.2"
 SCALARS = ("vendor", "family", "model", "stepping", "model-id")
@@ -83,57 +83,27 @@ class QMPError(Exception):
 
 
 class QEMU:
-    """One QEMU process with a QMP socket."""
+    """One QEMU process with a QMP socket (python/qmp_machine.py)."""
 
     def __init__(self, binary, accel):
-        self.tmpdir = tempfile.mkdtemp(prefix="gen-cpu-models-")
-        sock_path = os.path.join(self.tmpdir, "qmp.sock")
-        self.log_path = os.path.join(self.tmpdir, "stderr.log")
-        self.log = open(self.log_path, "w")
-        args = [binary, "-machine", MACHINE, "-accel", accel, "-S",
-                "-nodefaults", "-display", "none",
-                "-qmp", "unix:%s,server=on,wait=off" % sock_path]
-        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL,
-                                     stderr=self.log)
-        sock = None
-        for _ in range(400):
-            if self.proc.poll() is not None:
-                break
-            try:
-                sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                sock.connect(sock_path)
-                break
-            except OSError:
-                sock.close()
-                sock = None
-                time.sleep(0.025)
-        if sock is None:
-            self.proc.kill()
-            self.proc.wait()
+        self.vm = qmp_machine.Machine(
+            binary, ["-machine", MACHINE, "-accel", accel, "-S"],
+            timeout=120)
+        try:
+            self.vm.launch()
+        except (RuntimeError, OSError, ValueError) as e:
+            self.vm.shutdown()
             raise QMPError("QEMU (-accel %s) did not start: %s"
-                           % (accel, open(self.log_path).read().strip()))
-        self.sock = sock
-        self.stream = sock.makefile("rw", encoding="utf-8")
-        greeting = json.loads(self.stream.readline())
-        self.version = greeting["QMP"]["version"]["qemu"]
-        self.cmd("qmp_capabilities")
+                           % (accel, e))
+        self.version = self.vm.greeting["QMP"]["version"]["qemu"]
 
     def cmd(self, name, **arguments):
-        msg = {"execute": name}
-        if arguments:
-            msg["arguments"] = arguments
-        self.stream.write(json.dumps(msg) + "\n")
-        self.stream.flush()
-        while True:
-            line = self.stream.readline()
-            if not line:
-                raise QMPError("QEMU closed the QMP connection")
-            reply = json.loads(line)
-            if "return" in reply:
-                return reply["return"]
-            if "error" in reply:
-                raise QMPError("%s: %s" % (name, reply["error"]["desc"]))
+        try:
+            return self.vm.cmd(name, arguments or None)
+        except qmp_machine.QMPError as e:
+            raise QMPError("%s: %s" % (name, e.desc))
+        except (OSError, EOFError, TimeoutError) as e:
+            raise QMPError("%s: %s" % (name, e))
 
     def expand(self, name, props=None, kind="full"):
         model = {"name": name}
@@ -143,19 +113,7 @@ class QEMU:
                         model=model)["model"]
 
     def close(self):
-        try:
-            self.cmd("quit")
-        except (QMPError, OSError):
-            pass
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.stream.close()
-        self.sock.close()
-        self.log.close()
-        shutil.rmtree(self.tmpdir, ignore_errors=True)
+        self.vm.shutdown()
 
 
 def fail(msg):

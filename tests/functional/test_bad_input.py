@@ -186,7 +186,7 @@ def check_cli(n):
 def check_qmp(n):
     failures = 0
     with Machine(BINARY, ["-machine", "pc-q35-8.0", "-accel", "kvm", "-S",
-                          "-cpu", "qemu64"]) as vm:
+                          "-cpu", "qemu64"], server=True) as vm:
         for data, cls, desc in QMP_CASES:
             n += 1
             vm.send_raw(data + b"\r\n")
