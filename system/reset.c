@@ -65,8 +65,7 @@ void qemu_set_no_reboot(bool value)
 
 static gboolean exit_bh(gpointer data)
 {
-    qemu_set_exit_status(GPOINTER_TO_INT(data));
-    qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_SHUTDOWN);
+    qemu_system_exit(GPOINTER_TO_INT(data));
     return G_SOURCE_REMOVE;
 }
 

@@ -215,6 +215,15 @@ void qemu_system_shutdown_request(ShutdownCause cause)
     }
 }
 
+void qemu_system_exit(int status)
+{
+    exit_status = status;
+    g_atomic_int_set(&shutdown_requested, 1);
+    if (main_loop) {
+        g_main_loop_quit(main_loop);
+    }
+}
+
 void qemu_system_reset_request(ShutdownCause cause)
 {
     if (g_atomic_int_get(&shutdown_requested) ||

@@ -1,9 +1,10 @@
 /*
  * isa-debug-exit: test guests end the emulator with a status of their
  * choosing.  The status is (v << 1) | 1, so it is never 0 and a guest
- * cannot fake a clean ACPI poweroff.  The exit goes through the main loop
- * (sysemu/reset.h), so chardev output is flushed and the terminal
- * restored; the writing vCPU carries on until then.
+ * cannot fake a clean ACPI poweroff.  As in QEMU there is no SHUTDOWN
+ * event and -no-shutdown does not hold the process.  The exit goes through
+ * the main loop (sysemu/reset.h), so chardev output is flushed and the
+ * terminal restored; every vCPU stops at its next exit meanwhile.
  */
 #include <stddef.h>
 

@@ -48,6 +48,11 @@ bool vm_start(void);
 /* Asks the main loop to end; emits SHUTDOWN with the reason. */
 void qemu_system_shutdown_request(ShutdownCause cause);
 bool qemu_shutdown_requested(void);
+/*
+ * Ends the main loop with this exit status and no event, -no-shutdown or
+ * not, as QEMU's exit() from isa-debug-exit (main thread only).
+ */
+void qemu_system_exit(int status);
 int qemu_exit_status(void);
 void qemu_set_exit_status(int status);
 

@@ -197,6 +197,30 @@ def main():
             "-append", f"exit=debug exit-port={port:#x}"])
         report(f"exit/isa-debug-exit-{port:#x}", status == 1 and
                "GUEST-DONE" in text, f"status={status} {text[-200:]!r}")
+    # As QEMU: isa-debug-exit ends the process even with -no-shutdown, and
+    # a QMP client sees the connection close with no SHUTDOWN event
+    with Machine(BINARY, ["-machine", "q35", "-accel", "kvm", "-S",
+                          "-no-shutdown", "-device",
+                          "isa-debug-exit,iobase=0xf4,iosize=0x04",
+                          "-kernel", guest("default"),
+                          "-append", "exit=debug"]) as vm:
+        vm.cmd("cont")
+        closed = False
+        try:
+            while True:
+                vm.recv()
+        except EOFError:
+            closed = True
+        except TimeoutError:
+            pass
+        try:
+            status = vm.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            status = None
+        events = [e["event"] for e in vm.events]
+    report("exit/isa-debug-exit-ignores-no-shutdown",
+           closed and status == 1 and "SHUTDOWN" not in events,
+           f"closed={closed} status={status} events={events}")
     status, text, _ = run_guest(guest("triple"), [
         "-machine", "q35", "-accel", "kvm", "-no-reboot"])
     report("exit/triple-fault-no-reboot-is-0",
