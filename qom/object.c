@@ -211,6 +211,24 @@ static const char *prop_kind_type_name(PropKind kind)
     return kind < PROP_KIND_OTHER ? names[kind] : "unknown";
 }
 
+/* What QEMU's visitors name in a range error ("expects uint8_t") */
+static const char *prop_kind_c_type(PropKind kind)
+{
+    static const char *const names[] = {
+        [PROP_KIND_UINT8] = "uint8_t",   [PROP_KIND_UINT16] = "uint16_t",
+        [PROP_KIND_UINT32] = "uint32_t", [PROP_KIND_UINT64] = "uint64_t",
+        [PROP_KIND_INT32] = "int32_t",   [PROP_KIND_INT64] = "int64_t",
+    };
+    return kind < G_N_ELEMENTS(names) && names[kind] ? names[kind]
+                                                      : "integer";
+}
+
+static bool prop_kind_is_unsigned(PropKind kind)
+{
+    return kind == PROP_KIND_UINT8 || kind == PROP_KIND_UINT16 ||
+           kind == PROP_KIND_UINT32 || kind == PROP_KIND_UINT64;
+}
+
 static PropKind prop_kind_from_type(const char *type)
 {
     PropKind k;
@@ -271,8 +289,13 @@ static bool json_get_int_checked(ObjectProperty *prop, JsonNode *v,
     int64_t i;
 
     if (!JSON_NODE_HOLDS_VALUE(v) || json_node_get_value_type(v) != G_TYPE_INT64) {
-        error_setg(errp, "Invalid parameter type for '%s', expected: %s",
-                   prop->name, "integer");
+        /* QEMU's QMP input visitor: every unsigned is read as a uint64 */
+        if (prop_kind_is_unsigned(prop->kind)) {
+            error_setg(errp, "Parameter '%s' expects uint64", prop->name);
+        } else {
+            error_setg(errp, "Invalid parameter type for '%s', expected: %s",
+                       prop->name, "integer");
+        }
         return false;
     }
     i = json_node_get_int(v);
@@ -282,7 +305,7 @@ static bool json_get_int_checked(ObjectProperty *prop, JsonNode *v,
     }
     if (i < min || (i >= 0 && (uint64_t)i > max)) {
         error_setg(errp, "Parameter '%s' expects %s", prop->name,
-                   prop_kind_type_name(prop->kind));
+                   prop_kind_c_type(prop->kind));
         return false;
     }
     *out = (uint64_t)i;
@@ -552,6 +575,11 @@ JsonNode *object_property_parse_str(ObjectProperty *prop, const char *str,
     case PROP_KIND_UINT16:
     case PROP_KIND_UINT32:
     case PROP_KIND_UINT64: {
+        /*
+         * As QEMU's string visitor: strtoull's rules, so "-1" wraps to
+         * 2^64-1; what does not parse "expects uint64", what parses but
+         * does not fit the field "expects uint8_t" (..._t)
+         */
         unsigned long long v;
         uint64_t max = kind == PROP_KIND_UINT8    ? UINT8_MAX
                        : kind == PROP_KIND_UINT16 ? UINT16_MAX
@@ -559,9 +587,13 @@ JsonNode *object_property_parse_str(ObjectProperty *prop, const char *str,
                                                   : UINT64_MAX;
         errno = 0;
         v = strtoull(str, &end, 0);
-        if (!*str || *end || errno || str[0] == '-' || v > max) {
-            /* QEMU's string visitor parses every unsigned as uint64 */
+        if (!*str || *end || errno) {
             error_setg(errp, "Parameter '%s' expects uint64", prop->name);
+            return NULL;
+        }
+        if (v > max) {
+            error_setg(errp, "Parameter '%s' expects %s", prop->name,
+                       prop_kind_c_type(kind));
             return NULL;
         }
         return json_node_init_int(json_node_alloc(), (gint64)v);
@@ -571,10 +603,12 @@ JsonNode *object_property_parse_str(ObjectProperty *prop, const char *str,
         long long v;
         errno = 0;
         v = strtoll(str, &end, 0);
-        if (!*str || *end || errno ||
-            (kind == PROP_KIND_INT32 && (v < INT32_MIN || v > INT32_MAX))) {
-            error_setg(errp, "Parameter '%s' expects %s", prop->name,
-                       kind == PROP_KIND_INT32 ? "int32" : "int64");
+        if (!*str || *end || errno) {
+            error_setg(errp, "Parameter '%s' expects int64", prop->name);
+            return NULL;
+        }
+        if (kind == PROP_KIND_INT32 && (v < INT32_MIN || v > INT32_MAX)) {
+            error_setg(errp, "Parameter '%s' expects int32_t", prop->name);
             return NULL;
         }
         return json_node_init_int(json_node_alloc(), v);

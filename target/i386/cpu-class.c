@@ -238,29 +238,60 @@ static JsonNode *x86_cpu_get_unavailable_features_prop(Object *obj,
     return json_node_init_array(json_node_alloc(), arr);
 }
 
-/* family / model / stepping: QEMU's ranges and error text */
-static bool x86_cpu_set_ranged(Object *obj, ObjectProperty *prop,
-                               JsonNode *value, Error **errp)
+/*
+ * family / model / stepping / tsc-frequency: an integer in 0..max, with
+ * QEMU's error text
+ */
+static bool x86_cpu_ranged_value(ObjectProperty *prop, JsonNode *value,
+                                 int64_t max, int64_t *v, Error **errp)
 {
-    uint32_t *field = (uint32_t *)((char *)obj + prop->offset);
-    int64_t max = (int64_t)prop->opaque, v;
-
     if (!JSON_NODE_HOLDS_VALUE(value) ||
         json_node_get_value_type(value) != G_TYPE_INT64) {
         error_setg(errp, "Invalid parameter type for '%s', expected: integer",
                    prop->name);
         return false;
     }
-    v = json_node_get_int(value);
-    if (v < 0 || v > max) {
+    *v = json_node_get_int(value);
+    if (*v < 0 || *v > max) {
         error_setg(errp,
                    "Property .%s doesn't take value %" PRId64
                    " (minimum: 0, maximum: %" PRId64 ")",
-                   prop->name, v, max);
+                   prop->name, *v, max);
+        return false;
+    }
+    return true;
+}
+
+static bool x86_cpu_set_ranged(Object *obj, ObjectProperty *prop,
+                               JsonNode *value, Error **errp)
+{
+    uint32_t *field = (uint32_t *)((char *)obj + prop->offset);
+    int64_t v;
+
+    if (!x86_cpu_ranged_value(prop, value, (int64_t)prop->opaque, &v,
+                              errp)) {
         return false;
     }
     *field = v;
     return true;
+}
+
+static bool x86_cpu_set_tsc_frequency(Object *obj, ObjectProperty *prop,
+                                      JsonNode *value, Error **errp)
+{
+    int64_t v;
+
+    if (!x86_cpu_ranged_value(prop, value, INT64_MAX, &v, errp)) {
+        return false;
+    }
+    X86_CPU(obj)->tsc_frequency = v;
+    return true;
+}
+
+static JsonNode *x86_cpu_get_tsc_frequency(Object *obj, ObjectProperty *prop,
+                                           Error **errp)
+{
+    return json_node_init_int(json_node_alloc(), X86_CPU(obj)->tsc_frequency);
 }
 
 static JsonNode *x86_cpu_get_u32(Object *obj, ObjectProperty *prop,
@@ -339,6 +370,9 @@ static void x86_cpu_class_init(ObjectClass *oc, void *data)
                                   x86_cpu_set_ranged, NULL);
     p->offset = offsetof(X86CPU, stepping);
     p->opaque = 0xf;
+    object_class_property_add(oc, "tsc-frequency", "int",
+                              x86_cpu_get_tsc_frequency,
+                              x86_cpu_set_tsc_frequency, NULL);
     p = object_class_property_add(oc, "vendor", "string",
                                   x86_cpu_get_str_field, x86_cpu_set_vendor,
                                   NULL);
@@ -386,7 +420,6 @@ static void x86_cpu_class_init(ObjectClass *oc, void *data)
     FIELD("apic-id", PROP_KIND_UINT32, apic_id, "4294967295");
     FIELD("level-func7", PROP_KIND_UINT32, level_func7, "4294967295");
     FIELD("start-powered-off", PROP_KIND_BOOL, start_powered_off, "off");
-    FIELD("tsc-frequency", PROP_KIND_INT64, tsc_frequency, "0");
     FIELD("ucode-rev", PROP_KIND_UINT64, ucode_rev, "0");
     FIELD("socket-id", PROP_KIND_INT32, socket_id, "-1");
     FIELD("die-id", PROP_KIND_INT32, die_id, "-1");

@@ -53,7 +53,20 @@ CLI_CASES = [
     (["-cpu", "qemu64,vendor=abc"],
      "Property '.vendor' doesn't take value 'abc'"),
     (["-cpu", "qemu64,level=abc"], "Parameter 'level' expects uint64"),
-    (["-cpu", "qemu64,level=-1"], "Parameter 'level' expects uint64"),
+    # parsed as a uint64 ("-1" wraps), then range-checked for the field
+    (["-cpu", "qemu64,level=-1"], "Parameter 'level' expects uint32_t"),
+    (["-cpu", "qemu64,min-level=4294967296"],
+     "Parameter 'min-level' expects uint32_t"),
+    (["-cpu", "qemu64,host-phys-bits-limit=0x1ff"],
+     "Parameter 'host-phys-bits-limit' expects uint8_t"),
+    (["-cpu", "qemu64,host-phys-bits-limit=18446744073709551616"],
+     "Parameter 'host-phys-bits-limit' expects uint64"),
+    (["-cpu", "qemu64,node-id=x"], "Parameter 'node-id' expects int64"),
+    (["-cpu", "qemu64,node-id=3000000000"],
+     "Parameter 'node-id' expects int32_t"),
+    (["-cpu", "qemu64,tsc-frequency=-5"],
+     "Property .tsc-frequency doesn't take value -5 "
+     "(minimum: 0, maximum: 9223372036854775807)"),
     (["-cpu", "qemu64,x-kvm-auto-enable-pv-unhalt=sometimes"],
      "Parameter 'x-kvm-auto-enable-pv-unhalt' expects 'on' or 'off'"),
     (["-global", "Haswell-x86_64-cpu.foo=on", "-cpu", "Haswell"],
@@ -142,6 +155,18 @@ QMP_CASES = [
     (b'{"execute":"query-cpu-model-expansion","arguments":{"type":"full",'
      b'"model":{"name":"qemu64","props":{"pni":1}}}}', "GenericError",
      "Invalid parameter type for 'pni', expected: boolean"),
+    (b'{"execute":"query-cpu-model-expansion","arguments":{"type":"full",'
+     b'"model":{"name":"qemu64","props":{"level":1.5}}}}', "GenericError",
+     "Parameter 'level' expects uint64"),
+    (b'{"execute":"query-cpu-model-expansion","arguments":{"type":"full",'
+     b'"model":{"name":"qemu64","props":{"host-phys-bits-limit":-1}}}}',
+     "GenericError", "Parameter 'host-phys-bits-limit' expects uint8_t"),
+    (b'{"execute":"query-cpu-model-expansion","arguments":{"type":"full",'
+     b'"model":{"name":"qemu64","props":{"node-id":3000000000}}}}',
+     "GenericError", "Parameter 'node-id' expects int32_t"),
+    (b'{"execute":"query-cpu-model-expansion","arguments":{"type":"full",'
+     b'"model":{"name":"qemu64","props":{"tsc-frequency":-5}}}}',
+     "GenericError", "Property .tsc-frequency doesn't take value -5"),
     (b'{"execute":"query-cpu-model-expansion","arguments":{"type":"static",'
      b'"model":{"name":7}}}', "GenericError",
      "Invalid parameter type for 'name', expected: string"),
