@@ -1,9 +1,12 @@
 /*
- * Cache tables (data): QEMU's legacy caches, the CPUID[2] descriptor table
- * and the caches of the CPU models that describe their own.  The model
+ * Cache tables: QEMU's legacy caches, the CPUID[2] descriptor table and
+ * the caches of the CPU models that describe their own; and how the cache
+ * leaves encode them (at the end).  The model
  * caches are what QEMU 7.2's guests read in leaves 2, 4, 0x80000005/6 and
  * 0x8000001D for these models (observed with tests/guest/cpuid.elf).
  */
+#include <glib.h>
+
 #include "target/i386/cpu-caches.h"
 
 /*
@@ -105,3 +108,70 @@ const CPUCacheInfo *x86_model_caches(const char *name)
     return NULL;
 }
 
+/* Encodings -------------------------------------------------------- */
+
+#define CPUID2_DESCRIPTOR_UNAVAILABLE 0xff
+
+/* Every descriptor above is for 64-byte lines, as all of QEMU's caches */
+/* When several descriptors fit, the lowest one (as QEMU picks them) */
+uint32_t cpuid2_cache_descriptor(const CPUCacheInfo *c)
+{
+    uint32_t best = CPUID2_DESCRIPTOR_UNAVAILABLE;
+    size_t i;
+
+    for (i = 0; i < cpuid2_descriptors_count; i++) {
+        if (cpuid2_descriptors[i].level == c->level &&
+            cpuid2_descriptors[i].type == c->type &&
+            cpuid2_descriptors[i].size == c->size &&
+            cpuid2_descriptors[i].associativity == c->associativity &&
+            c->line_size == 64 && cpuid2_descriptors[i].descriptor < best) {
+            best = cpuid2_descriptors[i].descriptor;
+        }
+    }
+    return best;
+}
+
+/* Deterministic cache parameters, shared by leaves 4 and 0x8000001D */
+void encode_cache_common(const CPUCacheInfo *c, CPUIDRegs *r)
+{
+    r->eax = c->type | (c->level << 5) | (c->self_init ? 1u << 8 : 0);
+    r->ebx = (c->line_size - 1) | ((c->partitions - 1) << 12) |
+             ((uint32_t)(c->associativity - 1) << 22);
+    r->ecx = c->sets - 1;
+    r->edx = (c->no_invd_sharing ? 1u << 0 : 0) |
+             (c->inclusive ? 1u << 1 : 0) |
+             (c->complex_indexing ? 1u << 2 : 0);
+}
+
+void encode_cache_cpuid4(const CPUCacheInfo *c, uint32_t num_apic_ids,
+                         uint32_t num_cores, CPUIDRegs *r)
+{
+    encode_cache_common(c, r);
+    r->eax |= ((num_cores - 1) << 26) | ((num_apic_ids - 1) << 14);
+}
+
+/* APM's associativity encoding of 0x80000006 */
+uint32_t amd_enc_assoc(uint32_t a)
+{
+    static const struct { uint8_t ways, code; } map[] = {
+        { 2, 0x2 }, { 4, 0x4 }, { 8, 0x6 }, { 16, 0x8 }, { 32, 0xa },
+        { 48, 0xb }, { 64, 0xc }, { 96, 0xd }, { 128, 0xe }, { 0xff, 0xf },
+    };
+    size_t i;
+
+    if (a <= 1) {
+        return a;
+    }
+    for (i = 0; i < G_N_ELEMENTS(map); i++) {
+        if (map[i].ways == a) {
+            return map[i].code;
+        }
+    }
+    return 0;
+}
+
+uint32_t encode_cache_cpuid80000005(const CPUCacheInfo *c)
+{
+    return ((c->size / KiB) << 24) | (c->associativity << 16) |
+           (c->lines_per_tag << 8) | c->line_size;
+}

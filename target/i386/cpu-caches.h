@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "target/i386/cpu-internal.h"
+
 typedef enum CacheType {
     DATA_CACHE = 1,
     INSTRUCTION_CACHE = 2,
@@ -55,5 +57,17 @@ extern const size_t cpuid2_descriptors_count;
 
 /* A model's own caches by the name its definition gives, or NULL */
 const CPUCacheInfo *x86_model_caches(const char *name);
+
+/* Leaf 2's one-byte descriptor for a cache, or 0xff if none fits */
+uint32_t cpuid2_cache_descriptor(const CPUCacheInfo *c);
+/* Deterministic cache parameters, shared by leaves 4 and 0x8000001D */
+void encode_cache_common(const CPUCacheInfo *c, CPUIDRegs *r);
+/* Leaf 4: the above plus the cores/APIC ids sharing the cache */
+void encode_cache_cpuid4(const CPUCacheInfo *c, uint32_t num_apic_ids,
+                         uint32_t num_cores, CPUIDRegs *r);
+/* APM's associativity encoding of 0x80000006 */
+uint32_t amd_enc_assoc(uint32_t ways);
+/* One L1 cache as 0x80000005.ECX/EDX encodes it */
+uint32_t encode_cache_cpuid80000005(const CPUCacheInfo *c);
 
 #endif

@@ -6,6 +6,11 @@
 
 #include "target/i386/cpu.h"
 
+/* One CPUID answer */
+typedef struct CPUIDRegs {
+    uint32_t eax, ebx, ecx, edx;
+} CPUIDRegs;
+
 /* 8000_0001.EDX bits AMD defines as copies of 1.EDX */
 #define CPUID_EXT2_AMD_ALIASES 0x0183F3FFu
 
