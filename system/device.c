@@ -411,14 +411,14 @@ bool pc_devices_create(MachineState *ms, Error **errp)
 {
     MachineClass *mc = MACHINE_GET_CLASS(ms);
     bool q35 = mc->family && !strcmp(mc->family, "pc-q35");
-    uint64_t below_4g = MIN(ms->ram_size, PC_BELOW_4G_MAX);
+    uint64_t below_4g = memory_below_4g();
     const char *default_serial = NULL;
     guint i;
 
     if (!pc_pci_host_create(q35 ? PC_HOST_Q35_MCH : PC_HOST_I440FX, errp) ||
         !rtc_isa_create(below_4g, ms->ram_size - below_4g, ms->smp.cpus,
                         errp) ||
-        !i8042_create(errp) || !port92_create(errp)) {
+        (ms->i8042 && !i8042_create(errp)) || !port92_create(errp)) {
         return false;
     }
     /* QEMU's default serial port yields to any serial the user asked for */

@@ -16,6 +16,17 @@
 
 static uint8_t *ram;
 static uint64_t ram_size;
+static uint64_t below_4g_limit = PC_BELOW_4G_MAX;
+
+void memory_set_below_4g_limit(uint64_t limit)
+{
+    below_4g_limit = MIN(limit, PC_ABOVE_4G_BASE);
+}
+
+uint64_t memory_below_4g(void)
+{
+    return MIN(ram_size, below_4g_limit);
+}
 
 void *memory_ram_alloc(uint64_t size, Error **errp)
 {
@@ -63,7 +74,7 @@ uint64_t memory_ram_size(void)
  */
 static uint8_t *ram_lookup(hwaddr addr, uint64_t *avail)
 {
-    uint64_t below = MIN(ram_size, PC_BELOW_4G_MAX);
+    uint64_t below = memory_below_4g();
     uint64_t above = ram_size - below;
 
     if (addr < below) {

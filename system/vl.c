@@ -731,7 +731,9 @@ static void configure_accelerator(MachineState *ms, MachineClass *mc)
     guint i;
 
     if (!config.accels->len) {
-        g_ptr_array_add(config.accels, g_strdup("kvm"));
+        /* As QEMU: -qtest without an accelerator means -accel qtest */
+        g_ptr_array_add(config.accels,
+                        g_strdup(qtest_chrdev ? "qtest" : "kvm"));
     }
     for (i = 0; i < config.accels->len; i++) {
         const char *name = g_ptr_array_index(config.accels, i);
@@ -761,6 +763,35 @@ static void configure_accelerator(MachineState *ms, MachineClass *mc)
         error_report("invalid accelerator %s", name);
     }
     fatal(NULL, "no accelerator found");
+}
+
+/*
+ * -kernel, -initrd and -append are the machine's kernel, initrd and append
+ * properties; the options win over -machine kernel=...  An empty value
+ * means none.
+ */
+static void machine_set_boot_files(MachineState *ms)
+{
+    struct {
+        const char *opt;
+        char **field;
+    } f[] = {
+        { config.kernel, &ms->kernel_filename },
+        { config.initrd, &ms->initrd_filename },
+        { config.append, &ms->kernel_cmdline },
+    };
+    guint i;
+
+    for (i = 0; i < G_N_ELEMENTS(f); i++) {
+        if (f[i].opt) {
+            g_free(*f[i].field);
+            *f[i].field = g_strdup(f[i].opt);
+        }
+        if (*f[i].field && !**f[i].field) {
+            g_free(*f[i].field);
+            *f[i].field = NULL;
+        }
+    }
 }
 
 int qemu_main(int argc, char **argv)
@@ -823,9 +854,7 @@ int qemu_main(int argc, char **argv)
     }
     qemu_opts_free(machine_opts);
     ms->global_props = config.globals;
-    ms->kernel_filename = g_strdup(config.kernel);
-    ms->initrd_filename = g_strdup(config.initrd);
-    ms->kernel_cmdline = g_strdup(config.append);
+    machine_set_boot_files(ms);
     parse_memory(ms);
     if (!user_objects_machine_ram(ms, config.mem_option != NULL, &err)) {
         error_report_err(err);
@@ -833,6 +862,9 @@ int qemu_main(int argc, char **argv)
     }
     parse_smp(ms, mc);
     configure_kernel_irqchip(ms, mc);
+    if (mc->ram_below_4g) {
+        memory_set_below_4g_limit(mc->ram_below_4g(ms));
+    }
     if (!memory_machine_init(ms->ram_size, &err)) {
         error_report_err(err);
         exit(1);

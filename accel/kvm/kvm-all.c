@@ -76,13 +76,14 @@ bool kvm_available(void)
 static bool kvm_set_ram(KVMState *s, uint64_t size, Error **errp)
 {
     struct kvm_userspace_memory_region r = { 0 };
-    uint64_t below = MIN(size, PC_BELOW_4G_MAX);
+    uint64_t below;
 
     /* The machine's RAM block (exec/memory.h), shared with qtest */
     s->ram = memory_ram_alloc(size, errp);
     if (!s->ram) {
         return false;
     }
+    below = memory_below_4g();
     s->ram_size = size;
     r.slot = 0;
     r.guest_phys_addr = 0;
@@ -107,9 +108,10 @@ static bool kvm_set_ram(KVMState *s, uint64_t size, Error **errp)
     return true;
 }
 
-static bool kvm_create_irqchip(KVMState *s, KernelIrqchip mode, Error **errp)
+static bool kvm_create_irqchip(KVMState *s, KernelIrqchip mode, bool pit,
+                               Error **errp)
 {
-    struct kvm_pit_config pit = { .flags = KVM_PIT_SPEAKER_DUMMY };
+    struct kvm_pit_config pit_config = { .flags = KVM_PIT_SPEAKER_DUMMY };
 
     if (mode == KERNEL_IRQCHIP_OFF) {
         return true;
@@ -130,7 +132,7 @@ static bool kvm_create_irqchip(KVMState *s, KernelIrqchip mode, Error **errp)
         error_setg(errp, "Create kernel irqchip failed: %s", strerror(errno));
         return false;
     }
-    if (ioctl(s->vm_fd, KVM_CREATE_PIT2, &pit) < 0) {
+    if (pit && ioctl(s->vm_fd, KVM_CREATE_PIT2, &pit_config) < 0) {
         error_setg(errp, "Create kernel PIT failed: %s", strerror(errno));
         return false;
     }
@@ -170,7 +172,8 @@ bool kvm_init(MachineState *ms, Error **errp)
     if (!ms->host) {
         goto fail;
     }
-    if (!kvm_create_irqchip(s, ms->kernel_irqchip, errp) ||
+    if (!kvm_create_irqchip(s, ms->kernel_irqchip,
+                            ms->pit != ON_OFF_AUTO_OFF, errp) ||
         !kvm_set_ram(s, ms->ram_size, errp)) {
         goto fail;
     }

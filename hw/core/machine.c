@@ -43,6 +43,15 @@ static void machine_class_init(ObjectClass *oc, void *data)
     MFIELD("mem-merge", PROP_KIND_BOOL, mem_merge, "on");
     MFIELD("memory-backend", PROP_KIND_STRING, memory_backend, NULL);
     MFIELD("acpi", PROP_KIND_ONOFFAUTO, acpi, "auto");
+    MFIELD("graphics", PROP_KIND_BOOL, graphics, "on");
+    MFIELD("suppress-vmdesc", PROP_KIND_BOOL, suppress_vmdesc, "off");
+    /* -kernel, -initrd and -append are these (QEMU's "string" type) */
+    object_property_set_type(
+        MFIELD("kernel", PROP_KIND_STRING, kernel_filename, NULL), "string");
+    object_property_set_type(
+        MFIELD("initrd", PROP_KIND_STRING, initrd_filename, NULL), "string");
+    object_property_set_type(
+        MFIELD("append", PROP_KIND_STRING, kernel_cmdline, NULL), "string");
 }
 
 static const TypeInfo machine_info = {

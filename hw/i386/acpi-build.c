@@ -14,9 +14,10 @@
 #include "hw/acpi/pm.h"
 #include "exec/memory.h"
 
-#define ACPI_OEM_ID             "QKVMPV"    /* 6 bytes */
+/* QEMU's values; OEM ID and table ID are the x-oem-id/x-oem-table-id
+ * machine properties */
 #define ACPI_OEM_REVISION       1
-#define ACPI_CREATOR_ID         "QKPV"      /* 4 bytes */
+#define ACPI_CREATOR_ID         "BXPC"      /* 4 bytes */
 #define ACPI_CREATOR_REVISION   1
 
 #define ACPI_TABLE_HEADER_LEN   36
@@ -146,6 +147,7 @@ typedef struct AcpiBuild {
     uint8_t *buf;               /* the block, guest address ACPI_BUILD_BASE */
     size_t used;
     bool q35;
+    char oem_id[7];             /* space padded, as QEMU pads them */
     char oem_table_id[9];
 } AcpiBuild;
 
@@ -157,7 +159,7 @@ static GByteArray *table_new(AcpiBuild *b, const char *sig, uint8_t revision)
 
     memcpy(h, sig, 4);
     h[8] = revision;
-    memcpy(h + 10, ACPI_OEM_ID, 6);
+    memcpy(h + 10, b->oem_id, 6);
     memcpy(h + 16, b->oem_table_id, 8);
     put32(h + 24, ACPI_OEM_REVISION);
     memcpy(h + 28, ACPI_CREATOR_ID, 4);
@@ -471,7 +473,7 @@ static uint64_t build_rsdp(AcpiBuild *b, uint64_t rsdt, uint64_t xsdt)
     uint8_t *p = b->buf + (ACPI_BUILD_RSDP_ADDR - ACPI_BUILD_BASE);
 
     memcpy(p, "RSD PTR ", 8);
-    memcpy(p + 9, ACPI_OEM_ID, 6);
+    memcpy(p + 9, b->oem_id, 6);
     p[15] = 2;                              /* revision: ACPI 2.0+ */
     put32(p + 16, rsdt);
     put32(p + 20, ACPI_RSDP_LEN);
@@ -547,9 +549,10 @@ bool acpi_build_tables(MachineState *ms, uint64_t *rsdp_addr, Error **errp)
     }
 
     b.q35 = mc->family && !strcmp(mc->family, "pc-q35");
-    /* OEM table ID: 8 bytes, space padded */
+    snprintf(b.oem_id, sizeof(b.oem_id), "%-6s",
+             ms->oem_id ? ms->oem_id : "");
     snprintf(b.oem_table_id, sizeof(b.oem_table_id), "%-8s",
-             b.q35 ? "PCQ35" : "PCI440FX");
+             ms->oem_table_id ? ms->oem_table_id : "");
     b.buf = g_malloc0(ACPI_BUILD_SIZE);
     ok = build_all(&b, ms, errp);
     if (ok) {

@@ -1,12 +1,13 @@
 /*
- * PC machines: the pc_compat arrays and the versioned type machinery that
- * i440fx and q35 share.
+ * PC machines: the pc_compat arrays, the versioned type machinery that
+ * i440fx and q35 share, and the board properties (smm, hpet, ...).
  *
  * The arrays are data: one per version that changed a guest-visible
  * default.  An entry goes into the array of the last version whose guest
  * ABI lacked the new default.  CPU entries are those of QEMU 7.2 (the
  * guest-ABI rule of design §1), plus this tree's own in pc_compat_7_2.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "hw/acpi/pm.h"
@@ -296,6 +297,172 @@ static void pc_version_options(MachineClass *mc, const PCVersionData *d,
     }
 }
 
+/* Board properties ------------------------------------------------------ */
+
+#define GiB (1ULL << 30)
+
+static JsonNode *pc_get_u64(Object *obj, ObjectProperty *prop, Error **errp)
+{
+    uint64_t v = *(uint64_t *)((char *)obj + prop->offset);
+
+    return json_node_init_int(json_node_alloc(), (gint64)v);
+}
+
+static bool pc_set_max_ram_below_4g(Object *obj, ObjectProperty *prop,
+                                    JsonNode *value, Error **errp)
+{
+    GType t = JSON_NODE_HOLDS_VALUE(value) ? json_node_get_value_type(value)
+                                           : G_TYPE_INVALID;
+    uint64_t v;
+
+    if (t == G_TYPE_STRING) {
+        if (!qemu_strtosz(json_node_get_string(value), 1, &v)) {
+            error_setg(errp, "Parameter '%s' expects size", prop->name);
+            return false;
+        }
+    } else if (t == G_TYPE_INT64 && json_node_get_int(value) >= 0) {
+        v = json_node_get_int(value);
+    } else {
+        error_setg(errp, "Parameter '%s' expects size", prop->name);
+        return false;
+    }
+    if (v > 4 * GiB) {
+        error_setg(errp, "Machine option 'max-ram-below-4g=%" PRIu64
+                   "' expects size less than or equal to 4G", v);
+        return false;
+    }
+    if (v < (1u << 20)) {
+        warn_report("Only %" PRIu64 " bytes of RAM below the 4GiB boundary,"
+                    "BIOS may not work with less than 1MiB", v);
+    }
+    MACHINE(obj)->max_ram_below_4g = v;
+    return true;
+}
+
+/* x-oem-id, x-oem-table-id: at most opaque bytes, space-padded in ACPI */
+static bool pc_set_oem(Object *obj, ObjectProperty *prop, JsonNode *value,
+                       Error **errp)
+{
+    char **field = (char **)((char *)obj + prop->offset);
+    const char *s;
+
+    if (!JSON_NODE_HOLDS_VALUE(value) ||
+        json_node_get_value_type(value) != G_TYPE_STRING) {
+        error_setg(errp, "Invalid parameter type for '%s', expected: string",
+                   prop->name);
+        return false;
+    }
+    s = json_node_get_string(value);
+    if (strlen(s) > prop->opaque) {
+        error_setg(errp, "User specified %s value is bigger than %u bytes in "
+                   "size", prop->name, (unsigned)prop->opaque);
+        return false;
+    }
+    g_free(*field);
+    *field = g_strdup(s);
+    return true;
+}
+
+static JsonNode *pc_get_str(Object *obj, ObjectProperty *prop, Error **errp)
+{
+    const char *s = *(char **)((char *)obj + prop->offset);
+
+    return json_node_init_string(json_node_alloc(), s ? s : "");
+}
+
+static bool pc_set_smbios_ep_type(Object *obj, ObjectProperty *prop,
+                                  JsonNode *value, Error **errp)
+{
+    const char *s = JSON_NODE_HOLDS_VALUE(value) &&
+                    json_node_get_value_type(value) == G_TYPE_STRING
+                        ? json_node_get_string(value) : NULL;
+
+    if (!s) {
+        error_setg(errp, "Invalid parameter type for '%s', expected: string",
+                   prop->name);
+        return false;
+    }
+    if (strcmp(s, "32") && strcmp(s, "64")) {
+        error_setg(errp, "Parameter '%s' does not accept value '%s'",
+                   prop->name, s);
+        return false;
+    }
+    g_free(MACHINE(obj)->smbios_ep_type);
+    MACHINE(obj)->smbios_ep_type = g_strdup(s);
+    return true;
+}
+
+#define PCFIELD(name, kind, field, def)                                     \
+    object_class_property_add_field(oc, name, kind,                        \
+                                    offsetof(MachineState, field), def, NULL)
+
+static void pc_machine_class_init(ObjectClass *oc, void *data)
+{
+    ObjectProperty *p;
+
+    PCFIELD("smm", PROP_KIND_ONOFFAUTO, smm, "auto");
+    PCFIELD("vmport", PROP_KIND_ONOFFAUTO, vmport, "auto");
+    PCFIELD("pic", PROP_KIND_ONOFFAUTO, pic, "auto");
+    PCFIELD("pit", PROP_KIND_ONOFFAUTO, pit, "auto");
+    PCFIELD("hpet", PROP_KIND_BOOL, hpet, "on");
+    PCFIELD("sata", PROP_KIND_BOOL, sata, "on");
+    PCFIELD("i8042", PROP_KIND_BOOL, i8042, "on");
+    PCFIELD("smbus", PROP_KIND_BOOL, smbus, "on");
+    PCFIELD("default-bus-bypass-iommu", PROP_KIND_BOOL,
+            default_bus_bypass_iommu, "off");
+    p = object_class_property_add(oc, "max-ram-below-4g", "size", pc_get_u64,
+                                  pc_set_max_ram_below_4g, NULL);
+    p->offset = offsetof(MachineState, max_ram_below_4g);
+    p = object_class_property_add(oc, "smbios-entry-point-type", "str",
+                                  pc_get_str, pc_set_smbios_ep_type, NULL);
+    p->offset = offsetof(MachineState, smbios_ep_type);
+    p->defval = g_strdup("32");
+    p = object_class_property_add(oc, "x-oem-id", "string", pc_get_str,
+                                  pc_set_oem, NULL);
+    p->offset = offsetof(MachineState, oem_id);
+    p->opaque = 6;
+    p->defval = g_strdup("BOCHS ");
+    p = object_class_property_add(oc, "x-oem-table-id", "string", pc_get_str,
+                                  pc_set_oem, NULL);
+    p->offset = offsetof(MachineState, oem_table_id);
+    p->opaque = 8;
+    p->defval = g_strdup("BXPC    ");
+}
+
+/*
+ * RAM below 4 GiB as QEMU 7.2 lays it out (the PCI hole takes the rest):
+ * q35 keeps up to 2.75 GiB low whole, else 2 GiB; i440fx keeps up to
+ * max-ram-below-4g (3.5 GiB) low whole, else 3 GiB (3.5 GiB up to
+ * pc-i440fx-1.7).  max-ram-below-4g lowers either.  Also resolves the
+ * property to the value QEMU reports after init.
+ */
+static uint64_t pc_ram_below_4g(MachineState *ms)
+{
+    MachineClass *mc = MACHINE_GET_CLASS(ms);
+    uint64_t lowmem;
+
+    if (mc->family && !strcmp(mc->family, "pc-q35")) {
+        if (!ms->max_ram_below_4g) {
+            ms->max_ram_below_4g = 4 * GiB;
+        }
+        lowmem = ms->ram_size >= 0xb0000000ULL ? 0x80000000ULL
+                                               : 0xb0000000ULL;
+        if (lowmem > ms->max_ram_below_4g) {
+            lowmem = ms->max_ram_below_4g;
+        }
+    } else {
+        if (!ms->max_ram_below_4g) {
+            ms->max_ram_below_4g = 0xe0000000ULL;
+        }
+        lowmem = ms->max_ram_below_4g;
+        if (ms->ram_size >= ms->max_ram_below_4g && !mc->no_gigabyte_align &&
+            lowmem > 0xc0000000ULL) {
+            lowmem = 0xc0000000ULL;
+        }
+    }
+    return MIN(ms->ram_size, lowmem);
+}
+
 static void pc_version_class_init(ObjectClass *oc, void *data)
 {
     MachineClass *mc = MACHINE_CLASS(oc);
@@ -309,6 +476,7 @@ static void pc_version_class_init(ObjectClass *oc, void *data)
     mc->hotpluggable_cpus = true;
     mc->default_cpu_version = 1;
     mc->init = pc_machine_init;
+    mc->ram_below_4g = pc_ram_below_4g;
     pc_version_options(mc, d, d->index);
 }
 
@@ -341,6 +509,7 @@ static void pc_register_types(void)
         .name = TYPE_PC_MACHINE,
         .parent = TYPE_MACHINE,
         .abstract = true,
+        .class_init = pc_machine_class_init,
     };
 
     type_register_static(&pc_machine_info);

@@ -37,6 +37,7 @@ static void pc_i440fx_2_1_options(MachineClass *mc)
 static void pc_i440fx_1_7_options(MachineClass *mc)
 {
     mc->legacy_kvm_x2apic_default = true;
+    mc->no_gigabyte_align = true;
     mc->deprecated = true;
 }
 

@@ -50,7 +50,7 @@ static void put64(uint64_t addr, uint64_t v)
 
 static uint64_t below_4g_ram(MachineState *ms)
 {
-    return MIN(ms->ram_size, PC_BELOW_4G_MAX);
+    return memory_below_4g();
 }
 
 int pc_e820_table(MachineState *ms, E820Entry *t, int max)
@@ -72,8 +72,8 @@ int pc_e820_table(MachineState *ms, E820Entry *t, int max)
     }
     /* KVM's TSS and identity map pages (as QEMU reserves them) */
     ADD(0xfeffc000, 0x4000, E820_RESERVED);
-    if (ms->ram_size > PC_BELOW_4G_MAX) {
-        ADD(PC_ABOVE_4G_BASE, ms->ram_size - PC_BELOW_4G_MAX, E820_RAM);
+    if (ms->ram_size > below_4g_ram(ms)) {
+        ADD(PC_ABOVE_4G_BASE, ms->ram_size - below_4g_ram(ms), E820_RAM);
     }
 #undef ADD
     return n;

@@ -4,8 +4,9 @@
  * RAM is one block, allocated once for the machine (-m) and shared by
  * everything that touches guest memory: KVM registers it as its memory
  * slots, the qtest server and device models read and write it here.
- * The PC layout: the first PC_BELOW_4G_MAX bytes at guest address 0, the
- * rest from 4 GiB up.  Addresses without RAM behave as on real hardware:
+ * The PC layout: the first memory_below_4g() bytes at guest address 0 (at
+ * most PC_BELOW_4G_MAX unless the board says otherwise), the rest from
+ * 4 GiB up.  Addresses without RAM behave as on real hardware:
  * reads give all-ones, writes are ignored.
  *
  * Port I/O: devices register ranges of ports with read/write callbacks;
@@ -22,9 +23,17 @@
 
 typedef uint64_t hwaddr;
 
-/* RAM below the PCI hole; the rest of RAM starts at 4 GiB */
+/* RAM below the PCI hole by default; the rest of RAM starts at 4 GiB */
 #define PC_BELOW_4G_MAX 0x80000000ULL
 #define PC_ABOVE_4G_BASE 0x100000000ULL
+
+/*
+ * How much RAM the board maps below 4 GiB (at most 4 GiB); call before
+ * RAM is allocated.  memory_below_4g() is the resulting size of the low
+ * region: min(RAM size, that limit).
+ */
+void memory_set_below_4g_limit(uint64_t limit);
+uint64_t memory_below_4g(void);
 
 /*
  * Allocates the machine's RAM (size bytes) the first time; later calls

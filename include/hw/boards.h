@@ -41,6 +41,10 @@ typedef struct MachineClass {
     bool smp_prefer_sockets;        /* -smp N: sockets up to 6.1 */
     bool legacy_kvm_svm_default;    /* i440fx up to 2.1 */
     bool legacy_kvm_x2apic_default; /* i440fx up to 1.7 */
+    bool no_gigabyte_align;         /* i440fx up to 1.7: low RAM to 3.5G */
+
+    /* RAM mapped below 4 GiB (the rest goes above); NULL: up to 2 GiB */
+    uint64_t (*ram_below_4g)(MachineState *ms);
 
     /* Board construction (NULL: no devices, as "none") */
     bool (*init)(MachineState *ms, Error **errp);
@@ -69,6 +73,19 @@ struct MachineState {
     bool mem_merge;
     char *memory_backend;
     int acpi;                   /* OnOffAuto */
+    bool graphics;              /* accepted; there is no display */
+    bool suppress_vmdesc;       /* accepted; there is no migration */
+
+    /*
+     * PC board properties (hw/i386/pc.c).  Modelled: i8042, pit,
+     * max-ram-below-4g, x-oem-id, x-oem-table-id.  The others are
+     * accepted and kept for QEMU compatibility; docs/machine-types.md.
+     */
+    int smm, vmport, pic, pit;  /* OnOffAuto */
+    bool hpet, sata, i8042, smbus, default_bus_bypass_iommu;
+    uint64_t max_ram_below_4g;  /* 0 until set, or resolved at init */
+    char *smbios_ep_type;       /* "32" or "64" */
+    char *oem_id, *oem_table_id;
 
     /* From the rest of the command line */
     uint64_t ram_size;

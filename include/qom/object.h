@@ -143,6 +143,10 @@ ObjectProperty *object_class_property_add_field(ObjectClass *oc,
                                                 PropKind kind, size_t offset,
                                                 const char *defval,
                                                 const char *description);
+/* True for the properties object_class_property_add_field() made */
+bool object_property_is_field(const ObjectProperty *prop);
+/* The QOM type name listings show ("string" where QEMU says so) */
+void object_property_set_type(ObjectProperty *prop, const char *type);
 /* Adds an alias: another name for the same accessors. */
 ObjectProperty *object_class_property_add_alias(ObjectClass *oc,
                                                 const char *name,

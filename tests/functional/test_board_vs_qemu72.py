@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""PC board properties and RAM layout, compared with Debian's QEMU 7.2.
+
+Both binaries run the same command line with -qtest (which, without
+-accel, means the qtest accelerator: Debian's QEMU refuses "-accel qtest"
+spelled out) and are driven over the qtest protocol on stdio, so no guest
+and no KVM are needed:
+
+  * RAM layout: the CMOS bytes a guest's firmware reads for the RAM below
+    and above 4 GiB (0x30/0x31, 0x34/0x35, 0x5b-0x5d), for RAM sizes around
+    each board's split points, with and without max-ram-below-4g;
+  * i8042=off: nothing answers the keyboard controller's status port.
+
+Then the machine properties: every board property this tree has must read
+back (qom-get) as QEMU's after init, for default and user-set values.
+Skips (77) where QEMU 7.2 (/usr/bin/qemu-system-x86_64) is missing.
+"""
+
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
+                                "python"))
+from qmp_machine import Machine  # noqa: E402
+
+BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
+ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
+
+# (machine, -m in MiB, extra -machine options)
+LAYOUTS = [
+    ("pc-q35-7.2", 128, ""), ("pc-q35-7.2", 2048, ""),
+    ("pc-q35-7.2", 2560, ""), ("pc-q35-7.2", 2815, ""),
+    ("pc-q35-7.2", 2816, ""), ("pc-q35-7.2", 4096, ""),
+    ("pc-q35-7.2", 4096, ",max-ram-below-4g=1G"),
+    ("pc-q35-7.2", 2560, ",max-ram-below-4g=2G"),
+    ("pc-q35-7.2", 1024, ",max-ram-below-4g=512M"),
+    ("pc-q35-8.0", 2600, ""),
+    ("pc-i440fx-7.2", 2048, ""), ("pc-i440fx-7.2", 3072, ""),
+    ("pc-i440fx-7.2", 3583, ""), ("pc-i440fx-7.2", 3584, ""),
+    ("pc-i440fx-7.2", 4096, ""),
+    ("pc-i440fx-7.2", 4096, ",max-ram-below-4g=3584M"),
+    ("pc-i440fx-7.2", 4096, ",max-ram-below-4g=1536M"),
+    ("pc-i440fx-2.0", 4096, ""), ("pc-i440fx-1.7", 4096, ""),
+    ("pc-i440fx-1.7", 3000, ""),
+]
+CMOS_RAM_BYTES = [0x30, 0x31, 0x34, 0x35, 0x5b, 0x5c, 0x5d]
+
+# (machine, -machine options) whose properties are compared after init
+PROP_CASES = [
+    ("pc-q35-7.2", ""), ("pc-i440fx-7.2", ""),
+    ("pc-q35-7.2", ",hpet=off,sata=off,smbus=off,i8042=off,pit=off,pic=off,"
+                   "smm=off,x-oem-id=ABC,x-oem-table-id=TABLE1,"
+                   "smbios-entry-point-type=64,graphics=off,"
+                   "suppress-vmdesc=on,default-bus-bypass-iommu=on"),
+    ("pc-i440fx-7.2", ",max-ram-below-4g=2G"),
+    ("pc-q35-7.2", ",max-ram-below-4g=3G"),
+]
+PROPS = ["hpet", "sata", "smbus", "i8042", "pit", "pic", "x-oem-id",
+         "x-oem-table-id", "smbios-entry-point-type", "max-ram-below-4g",
+         "graphics", "suppress-vmdesc", "default-bus-bypass-iommu",
+         "kernel", "initrd", "append", "usb", "acpi", "dump-guest-core",
+         "mem-merge"]
+# Differences kept on purpose: QEMU resolves vmport=auto to on, and turns
+# smm off on pc-i440fx up to 2.3; neither is modelled here (no vmport
+# device, no SMM), so neither is compared.
+
+results = []
+
+
+def report(name, ok, detail=""):
+    results.append(ok)
+    print(f"{'ok' if ok else 'not ok'} {len(results)} - board/{name}" +
+          ("" if ok else f" # {detail}"))
+
+
+def qtest_session(binary, machine, mem, extra, commands):
+    """Answers of a -qtest stdio session, one per command."""
+    p = subprocess.Popen(
+        [binary, "-machine", machine + extra, "-m", str(mem),
+         "-display", "none", "-nodefaults", "-S", "-qtest", "stdio"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    answers = []
+    try:
+        for c in commands:
+            p.stdin.write(c + "\n")
+            p.stdin.flush()
+            line = p.stdout.readline()
+            while line.startswith("IRQ"):
+                line = p.stdout.readline()
+            if not line:
+                answers.append("EOF: " + p.stderr.read().strip()[-200:])
+                break
+            answers.append(line.strip())
+    finally:
+        p.kill()
+        p.wait()
+        for f in (p.stdin, p.stdout, p.stderr):
+            f.close()
+    return answers
+
+
+def cmos_commands():
+    cmds = []
+    for reg in CMOS_RAM_BYTES:
+        cmds += [f"outb 0x70 {reg:#x}", "inb 0x71"]
+    return cmds
+
+
+def check_layouts():
+    for machine, mem, extra in LAYOUTS:
+        a = qtest_session(BINARY, machine, mem, extra, cmos_commands())
+        b = qtest_session(ORACLE, "pc-" + machine[3:].replace(
+            "-8.0", "-7.2"), mem, extra, cmos_commands())
+        ours = a[1::2]
+        theirs = b[1::2]
+        report(f"ram-layout/{machine}/{mem}M{extra}",
+               ours == theirs and len(ours) == len(CMOS_RAM_BYTES),
+               f"ours={ours} qemu72={theirs}")
+
+
+def check_i8042():
+    for extra in ("", ",i8042=off"):
+        cmds = ["inb 0x64"]
+        a = qtest_session(BINARY, "pc-q35-7.2", 128, extra, cmds)
+        b = qtest_session(ORACLE, "pc-q35-7.2", 128, extra, cmds)
+        report(f"i8042{extra or '=on'}/status-port", a == b,
+               f"ours={a} qemu72={b}")
+
+
+def props_of(binary, machine, extra):
+    with Machine(binary, ["-machine", machine + extra, "-qtest", "null",
+                          "-S"]) as vm:
+        return {p: vm.cmd_raw("qom-get", {"path": "/machine",
+                                          "property": p}).get("return")
+                for p in PROPS}
+
+
+def check_props():
+    for machine, extra in PROP_CASES:
+        a = props_of(BINARY, machine, extra)
+        b = props_of(ORACLE, machine, extra)
+        diffs = [f"{p}: ours={a[p]!r} qemu72={b[p]!r}" for p in PROPS
+                 if a[p] != b[p]]
+        report(f"props/{machine}{extra[:40]}", not diffs, "; ".join(diffs))
+
+
+def main():
+    if not os.access(ORACLE, os.X_OK):
+        print(f"SKIP: QEMU 7.2 not found at {ORACLE}")
+        return 77
+    check_layouts()
+    check_i8042()
+    check_props()
+    print(f"1..{len(results)}")
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
