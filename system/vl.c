@@ -559,6 +559,14 @@ static void machine_set_options(MachineState *ms, QemuOpts *opts)
 
     for (i = 0; opts && i < opts->opts->len; i++) {
         QemuOpt *opt = g_ptr_array_index(opts->opts, i);
+
+        if (is_help_option(opt->name)) {
+            machine_class_help(MACHINE_GET_CLASS(ms));
+            exit(0);
+        }
+    }
+    for (i = 0; opts && i < opts->opts->len; i++) {
+        QemuOpt *opt = g_ptr_array_index(opts->opts, i);
         Error *err = NULL;
 
         if (!strcmp(opt->name, "type")) {

@@ -31,27 +31,38 @@ static void machine_class_base_init(ObjectClass *oc, void *data)
     mc->compat_props = g_ptr_array_new();
 }
 
-#define MFIELD(name, kind, field, def)                                      \
+#define MFIELD(name, kind, field, def, desc)                                \
     object_class_property_add_field(oc, name, kind,                        \
-                                    offsetof(MachineState, field), def, NULL)
+                                    offsetof(MachineState, field), def, desc)
 
 static void machine_class_init(ObjectClass *oc, void *data)
 {
-    MFIELD("kernel-irqchip", PROP_KIND_STRING, kernel_irqchip_str, NULL);
-    MFIELD("usb", PROP_KIND_BOOL, usb, "off");
-    MFIELD("dump-guest-core", PROP_KIND_BOOL, dump_guest_core, "on");
-    MFIELD("mem-merge", PROP_KIND_BOOL, mem_merge, "on");
-    MFIELD("memory-backend", PROP_KIND_STRING, memory_backend, NULL);
-    MFIELD("acpi", PROP_KIND_ONOFFAUTO, acpi, "auto");
-    MFIELD("graphics", PROP_KIND_BOOL, graphics, "on");
-    MFIELD("suppress-vmdesc", PROP_KIND_BOOL, suppress_vmdesc, "off");
+    MFIELD("kernel-irqchip", PROP_KIND_STRING, kernel_irqchip_str, NULL,
+           "In-kernel interrupt controllers: on, off or split");
+    MFIELD("usb", PROP_KIND_BOOL, usb, "off",
+           "Create a USB controller (not emulated here)");
+    MFIELD("dump-guest-core", PROP_KIND_BOOL, dump_guest_core, "on",
+           "Include guest RAM in a core dump of the emulator");
+    MFIELD("mem-merge", PROP_KIND_BOOL, mem_merge, "on",
+           "Let the host merge identical guest pages (KSM)");
+    MFIELD("memory-backend", PROP_KIND_STRING, memory_backend, NULL,
+           "Id of the memory backend object that holds guest RAM");
+    MFIELD("acpi", PROP_KIND_ONOFFAUTO, acpi, "auto",
+           "Build ACPI tables and the PM block");
+    MFIELD("graphics", PROP_KIND_BOOL, graphics, "on",
+           "Graphics emulation (there is no display here)");
+    MFIELD("suppress-vmdesc", PROP_KIND_BOOL, suppress_vmdesc, "off",
+           "Leave the self-description out of migration streams");
     /* -kernel, -initrd and -append are these (QEMU's "string" type) */
     object_property_set_type(
-        MFIELD("kernel", PROP_KIND_STRING, kernel_filename, NULL), "string");
+        MFIELD("kernel", PROP_KIND_STRING, kernel_filename, NULL,
+               "Kernel image to boot, as -kernel"), "string");
     object_property_set_type(
-        MFIELD("initrd", PROP_KIND_STRING, initrd_filename, NULL), "string");
+        MFIELD("initrd", PROP_KIND_STRING, initrd_filename, NULL,
+               "Initial ramdisk, as -initrd"), "string");
     object_property_set_type(
-        MFIELD("append", PROP_KIND_STRING, kernel_cmdline, NULL), "string");
+        MFIELD("append", PROP_KIND_STRING, kernel_cmdline, NULL,
+               "Kernel command line, as -append"), "string");
 }
 
 static const TypeInfo machine_info = {
@@ -179,6 +190,41 @@ void machine_help(void)
                mc->deprecated ? " (deprecated)" : "");
     }
     g_slist_free(list);
+}
+
+static gint prop_cmp_name(gconstpointer a, gconstpointer b)
+{
+    const ObjectProperty *pa = *(ObjectProperty *const *)a;
+    const ObjectProperty *pb = *(ObjectProperty *const *)b;
+
+    return strcmp(pa->name, pb->name);
+}
+
+/* -machine <type>,help: the type's properties, QEMU's layout */
+void machine_class_help(MachineClass *mc)
+{
+    ObjectClass *oc = OBJECT_CLASS_CAST(mc);
+    GPtrArray *props = object_class_property_list(oc);
+    guint i;
+
+    g_ptr_array_sort(props, prop_cmp_name);
+    printf("%s options:\n", object_class_get_name(oc));
+    for (i = 0; i < props->len; i++) {
+        ObjectProperty *p = g_ptr_array_index(props, i);
+        char *left;
+
+        if (!p->set || !strcmp(p->name, "type")) {
+            continue;
+        }
+        left = g_strdup_printf("%s=<%s>", p->name, p->type);
+        if (p->description) {
+            printf("  %-22s - %s\n", left, p->description);
+        } else {
+            printf("  %s\n", left);
+        }
+        g_free(left);
+    }
+    g_ptr_array_free(props, TRUE);
 }
 
 /* vCPUs --------------------------------------------------------------------- */

@@ -392,38 +392,52 @@ static bool pc_set_smbios_ep_type(Object *obj, ObjectProperty *prop,
     return true;
 }
 
-#define PCFIELD(name, kind, field, def)                                     \
+#define PCFIELD(name, kind, field, def, desc)                               \
     object_class_property_add_field(oc, name, kind,                        \
-                                    offsetof(MachineState, field), def, NULL)
+                                    offsetof(MachineState, field), def, desc)
 
 static void pc_machine_class_init(ObjectClass *oc, void *data)
 {
     ObjectProperty *p;
 
-    PCFIELD("smm", PROP_KIND_ONOFFAUTO, smm, "auto");
-    PCFIELD("vmport", PROP_KIND_ONOFFAUTO, vmport, "auto");
-    PCFIELD("pic", PROP_KIND_ONOFFAUTO, pic, "auto");
-    PCFIELD("pit", PROP_KIND_ONOFFAUTO, pit, "auto");
-    PCFIELD("hpet", PROP_KIND_BOOL, hpet, "on");
-    PCFIELD("sata", PROP_KIND_BOOL, sata, "on");
-    PCFIELD("i8042", PROP_KIND_BOOL, i8042, "on");
-    PCFIELD("smbus", PROP_KIND_BOOL, smbus, "on");
+    PCFIELD("smm", PROP_KIND_ONOFFAUTO, smm, "auto",
+            "System management mode (not emulated here)");
+    PCFIELD("vmport", PROP_KIND_ONOFFAUTO, vmport, "auto",
+            "VMware I/O port backdoor (not emulated here)");
+    PCFIELD("pic", PROP_KIND_ONOFFAUTO, pic, "auto",
+            "i8259 interrupt controllers");
+    PCFIELD("pit", PROP_KIND_ONOFFAUTO, pit, "auto",
+            "i8254 interval timer (off: none in the kernel irqchip)");
+    PCFIELD("hpet", PROP_KIND_BOOL, hpet, "on",
+            "HPET timer (not emulated here)");
+    PCFIELD("sata", PROP_KIND_BOOL, sata, "on",
+            "AHCI SATA controller on q35 (not emulated here)");
+    PCFIELD("i8042", PROP_KIND_BOOL, i8042, "on",
+            "i8042 keyboard controller at ports 0x60/0x64");
+    PCFIELD("smbus", PROP_KIND_BOOL, smbus, "on",
+            "SMBus controller (not emulated here)");
     PCFIELD("default-bus-bypass-iommu", PROP_KIND_BOOL,
-            default_bus_bypass_iommu, "off");
+            default_bus_bypass_iommu, "off",
+            "PCI buses bypass the IOMMU by default");
     p = object_class_property_add(oc, "max-ram-below-4g", "size", pc_get_u64,
-                                  pc_set_max_ram_below_4g, NULL);
+                                  pc_set_max_ram_below_4g,
+                                  "Upper bound of the RAM mapped below 4G");
     p->offset = offsetof(MachineState, max_ram_below_4g);
     p = object_class_property_add(oc, "smbios-entry-point-type", "str",
-                                  pc_get_str, pc_set_smbios_ep_type, NULL);
+                                  pc_get_str, pc_set_smbios_ep_type,
+                                  "SMBIOS entry point: 32 or 64 (bit)");
     p->offset = offsetof(MachineState, smbios_ep_type);
     p->defval = g_strdup("32");
     p = object_class_property_add(oc, "x-oem-id", "string", pc_get_str,
-                                  pc_set_oem, NULL);
+                                  pc_set_oem,
+                                  "OEM ID of the ACPI tables (up to 6 bytes)");
     p->offset = offsetof(MachineState, oem_id);
     p->opaque = 6;
     p->defval = g_strdup("BOCHS ");
     p = object_class_property_add(oc, "x-oem-table-id", "string", pc_get_str,
-                                  pc_set_oem, NULL);
+                                  pc_set_oem,
+                                  "OEM table ID of the ACPI tables (up to 8 "
+                                  "bytes)");
     p->offset = offsetof(MachineState, oem_table_id);
     p->opaque = 8;
     p->defval = g_strdup("BXPC    ");

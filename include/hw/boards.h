@@ -115,6 +115,8 @@ MachineClass *machine_get_default_class(void);
 /* Machine classes in -machine help order. */
 GSList *machine_class_list_sorted(void);
 void machine_help(void);
+/* -machine <type>,help: prints the type's properties */
+void machine_class_help(MachineClass *mc);
 
 void compat_props_add(GPtrArray *arr, const GlobalProperty *props,
                       size_t nelem);

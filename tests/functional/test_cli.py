@@ -57,6 +57,22 @@ def main():
           any(l.startswith("pc-i440fx-8.0 ") and "(default)" in l
               for l in lines), out[:300])
 
+    # -machine <type>,help lists the board's options as QEMU 7.2 names and
+    # types them; nothing is built, status 0
+    st, out, err = run(BINARY, ["-machine", "q35,help"])
+    lines = out.splitlines()
+    opts = {l.split()[0] for l in lines[1:] if l.startswith("  ")}
+    want = {"max-ram-below-4g=<size>", "x-oem-id=<string>", "smm=<OnOffAuto>",
+            "hpet=<bool>", "i8042=<bool>", "kernel=<string>",
+            "acpi=<OnOffAuto>", "smbios-entry-point-type=<str>"}
+    check("machine-options-help", st == 0 and lines and
+          lines[0] == "pc-q35-8.0-machine options:" and want <= opts,
+          f"status={st} missing={sorted(want - opts)} {out[:200]!r}")
+    st, out, err = run(BINARY, ["-machine", "none,help"])
+    check("machine-options-help/none-has-no-board-options",
+          st == 0 and "kernel=<string>" in out and "hpet=" not in out,
+          out[:300])
+
     st, out, err = run(BINARY, ["-cpu", "help"])
     listed = {l.split()[1] for l in out.splitlines()
               if l.startswith("x86 ")}
