@@ -1,5 +1,5 @@
 /*
- * Unix stream socket chardev:
+ * Stream socket chardev, unix (path=) or TCP (host=, port=):
  *  - server=on: listen on path= (or on an inherited listening fd=N, as
  *    libvirt passes its monitor socket); one client at a time, and the
  *    next one is accepted when it leaves.  wait=on (the default for a
@@ -7,10 +7,15 @@
  *  - server=off (the default): connect at start-up to a socket someone
  *    else listens on, as upstream's libqtest wants; fd=N may also be an
  *    already connected socket.
- * The socket file a server created is removed at exit.
+ * The socket file a server created is removed at exit.  TCP: an empty
+ * host listens on 0.0.0.0 (a client connects to localhost); nodelay=on
+ * turns Nagle off.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,13 +82,114 @@ static void socket_wait_client(Chardev *chr, const char *desc)
     }
 }
 
+/* A listening socket: accept clients from the main loop (or wait now) */
+static void socket_serve(Chardev *chr, int fd, const char *desc, bool wait)
+{
+    g_unix_set_fd_nonblocking(fd, TRUE, NULL);
+    chr->listen_fd = fd;
+    chr->disconnected = socket_listen_again;
+    if (wait) {
+        socket_wait_client(chr, desc);
+    } else {
+        socket_listen_again(chr);
+    }
+}
+
+/* TCP: a listening (server) or connected socket for host:port, or -1 */
+static int socket_tcp(const char *host, const char *port, bool server,
+                      Error **errp)
+{
+    struct addrinfo hints = { 0 }, *res, *ai;
+    int fd = -1, rc, err = 0;
+    const char *node = *host ? host : server ? NULL : "localhost";
+    int one = 1;
+
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = server ? AI_PASSIVE : 0;
+    rc = getaddrinfo(node, port, &hints, &res);
+    if (rc) {
+        error_setg(errp, "address resolution failed for %s:%s: %s", host,
+                   port, gai_strerror(rc));
+        return -1;
+    }
+    for (ai = res; ai; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0) {
+            err = errno;
+            continue;
+        }
+        if (server) {
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+            if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
+                listen(fd, 1) == 0) {
+                break;
+            }
+        } else if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
+            break;
+        }
+        err = errno;
+        close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(res);
+    if (fd < 0) {
+        if (server) {
+            error_setg(errp, "Failed to bind socket to %s:%s: %s", host,
+                       port, strerror(err));
+        } else {
+            error_setg(errp, "Failed to connect to '%s:%s': %s", host, port,
+                       strerror(err));
+        }
+    }
+    return fd;
+}
+
+static bool socket_open_tcp(Chardev *chr, QemuOpts *opts, bool server,
+                            bool wait, Error **errp)
+{
+    const char *host = qemu_opt_get(opts, "host");
+    const char *port = qemu_opt_get(opts, "port");
+    bool nodelay;
+    char *desc;
+    int fd, one = 1;
+
+    host = host ? host : "";
+    if (server && !*host) {
+        host = "0.0.0.0";           /* as QEMU: every IPv4 address */
+    }
+    if (!port || !*port) {
+        error_setg(errp, "chardev: socket: no port given");
+        return false;
+    }
+    if (!qemu_chr_opt_bool(opts, "nodelay", false, &nodelay, errp)) {
+        return false;
+    }
+    fd = socket_tcp(host, port, server, errp);
+    if (fd < 0) {
+        return false;
+    }
+    if (nodelay) {
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    }
+    desc = g_strdup_printf("tcp:%s:%s", host, port);
+    chr->filename = g_strdup_printf("%s%s", desc, server ? ",server=on" : "");
+    if (server) {
+        socket_serve(chr, fd, desc, wait);
+    } else {
+        qemu_chr_fd_attach(chr, fd, fd);
+    }
+    g_free(desc);
+    return true;
+}
+
 static bool socket_open_fd(Chardev *chr, const char *fdstr, bool server,
                            bool wait, Error **errp)
 {
     int listening = 0;
     socklen_t optlen = sizeof(listening);
     struct stat st;
-    char *end;
+    char *end, *desc;
     long n;
 
     errno = 0;
@@ -108,18 +214,11 @@ static bool socket_open_fd(Chardev *chr, const char *fdstr, bool server,
                    fdstr);
         return false;
     }
-    chr->listen_fd = n;
     chr->filename = g_strdup_printf("fd:%s%s", fdstr,
                                     server ? ",server=on" : "");
-    g_unix_set_fd_nonblocking(n, TRUE, NULL);
-    chr->disconnected = socket_listen_again;
-    if (server && wait) {
-        char *desc = g_strdup_printf("fd:%s", fdstr);
-        socket_wait_client(chr, desc);
-        g_free(desc);
-    } else {
-        socket_listen_again(chr);
-    }
+    desc = g_strdup_printf("fd:%s", fdstr);
+    socket_serve(chr, n, desc, server && wait);
+    g_free(desc);
     return true;
 }
 
@@ -160,7 +259,7 @@ bool qemu_chr_open_socket(Chardev *chr, QemuOpts *opts, Error **errp)
     }
     if (!path) {
         if (qemu_opt_get(opts, "host") || qemu_opt_get(opts, "port")) {
-            error_setg(errp, "TCP sockets are not supported by this build");
+            return socket_open_tcp(chr, opts, server, wait, errp);
         } else {
             /* QEMU's text when neither path nor fd is given */
             error_setg(errp, "Unable to parse FD number ");
@@ -195,17 +294,10 @@ bool qemu_chr_open_socket(Chardev *chr, QemuOpts *opts, Error **errp)
         close(fd);
         return false;
     }
-    g_unix_set_fd_nonblocking(fd, TRUE, NULL);
-    chr->listen_fd = fd;
     chr->filename = g_strdup_printf("unix:%s,server=on", path);
     chr->unlink_path = g_strdup(path);
-    chr->disconnected = socket_listen_again;
-    if (wait) {
-        desc = g_strdup_printf("unix:%s", path);
-        socket_wait_client(chr, desc);
-        g_free(desc);
-    } else {
-        socket_listen_again(chr);
-    }
+    desc = g_strdup_printf("unix:%s", path);
+    socket_serve(chr, fd, desc, wait);
+    g_free(desc);
     return true;
 }

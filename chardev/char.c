@@ -507,6 +507,42 @@ JsonNode *qmp_query_chardev(JsonObject *args, Error **errp)
 
 /* Registry and option parsing ------------------------------------------------ */
 
+char *qemu_chr_legacy_to_opts(const char *spec)
+{
+    const char *colon;
+
+    if (!strcmp(spec, "stdio") || !strcmp(spec, "null") ||
+        !strcmp(spec, "pty")) {
+        return g_strdup(spec);
+    }
+    if (!strcmp(spec, "vc") || g_str_has_prefix(spec, "vc:")) {
+        return g_strdup("null");
+    }
+    if (g_str_has_prefix(spec, "file:")) {
+        return g_strdup_printf("file,path=%s", spec + 5);
+    }
+    if (g_str_has_prefix(spec, "unix:")) {
+        return g_strdup_printf("socket,path=%s", spec + 5);
+    }
+    if (g_str_has_prefix(spec, "tcp:")) {
+        /* tcp:HOST:PORT[,opts]; the port is after the last colon */
+        const char *addr = spec + 4, *comma = strchr(addr, ',');
+        char *hostport = g_strndup(addr, comma ? (size_t)(comma - addr)
+                                               : strlen(addr));
+        char *opts = NULL;
+
+        colon = strrchr(hostport, ':');
+        if (colon) {
+            opts = g_strdup_printf("socket,host=%.*s,port=%s%s",
+                                   (int)(colon - hostport), hostport,
+                                   colon + 1, comma ? comma : "");
+        }
+        g_free(hostport);
+        return opts;
+    }
+    return NULL;
+}
+
 static const struct {
     const char *name;
     const char *type;

@@ -375,8 +375,9 @@ bool qemu_mon_add(const char *optarg, Error **errp)
 }
 
 /*
- * -qmp SPEC: QEMU's legacy chardev shorthand, "unix:PATH[,server=on]
- * [,wait=off]" or "stdio", with a monitor in control mode on it.
+ * -qmp SPEC: QEMU's legacy chardev shorthand ("unix:PATH[,server=on]
+ * [,wait=off]", "tcp:HOST:PORT,...", "stdio", ...) with a monitor in
+ * control mode on it.
  */
 bool qemu_qmp_add(const char *optarg, Error **errp)
 {
@@ -386,11 +387,8 @@ bool qemu_qmp_add(const char *optarg, Error **errp)
     Chardev *chr;
     bool ok;
 
-    if (g_str_has_prefix(optarg, "unix:")) {
-        opts = g_strdup_printf("socket,path=%s", optarg + 5);
-    } else if (!strcmp(optarg, "stdio") || !strcmp(optarg, "null")) {
-        opts = g_strdup(optarg);
-    } else {
+    opts = qemu_chr_legacy_to_opts(optarg);
+    if (!opts) {
         error_setg(errp, "parse error: %s", optarg);
         g_free(id);
         return false;

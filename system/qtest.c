@@ -702,7 +702,7 @@ static FILE *qtest_open_log(const char *path, Error **errp)
     return f;
 }
 
-/* "unix:PATH,opts" (QEMU's legacy chardev syntax) -> -chardev options */
+/* QEMU's legacy chardev syntax ("unix:PATH,opts", ...) or chardev:ID */
 static Chardev *qtest_chr_new(const char *spec, Error **errp)
 {
     char *opts;
@@ -715,11 +715,8 @@ static Chardev *qtest_chr_new(const char *spec, Error **errp)
         }
         return chr;
     }
-    if (g_str_has_prefix(spec, "unix:")) {
-        opts = g_strdup_printf("socket,path=%s", spec + 5);
-    } else if (!strcmp(spec, "stdio") || !strcmp(spec, "null")) {
-        opts = g_strdup(spec);
-    } else {
+    opts = qemu_chr_legacy_to_opts(spec);
+    if (!opts) {
         error_setg(errp, "'%s' is not a valid char driver", spec);
         return NULL;
     }

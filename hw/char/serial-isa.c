@@ -383,7 +383,6 @@ static GPtrArray *serial_hds;
 /* -serial's shorthand as a -chardev option string; NULL if unknown */
 static char *serial_spec_to_chardev(const char *spec, bool *mux_escapes)
 {
-    const char *p;
 
     *mux_escapes = false;
     if (g_str_has_prefix(spec, "mon:")) {
@@ -394,18 +393,8 @@ static char *serial_spec_to_chardev(const char *spec, bool *mux_escapes)
         /* With Ctrl-A escapes, Ctrl-C goes to the guest as in QEMU */
         return g_strdup(*mux_escapes ? "stdio,signal=off" : "stdio");
     }
-    if (!strcmp(spec, "null") || !strcmp(spec, "vc") ||
-        g_str_has_prefix(spec, "vc:")) {
-        /* No consoles in this build: a vc is a sink, as QEMU's -display none */
-        return g_strdup("null");
-    }
-    if ((p = g_str_has_prefix(spec, "file:") ? spec + 5 : NULL)) {
-        return g_strdup_printf("file,path=%s", p);
-    }
-    if ((p = g_str_has_prefix(spec, "unix:") ? spec + 5 : NULL)) {
-        return g_strdup_printf("socket,path=%s", p);
-    }
-    return NULL;
+    /* No consoles in this build: a vc is a sink, as QEMU's -display none */
+    return qemu_chr_legacy_to_opts(spec);
 }
 
 bool serial_hds_add(const char *spec, Error **errp)

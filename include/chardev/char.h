@@ -37,6 +37,13 @@ typedef struct ChardevHandlers {
 /* -chardev BACKEND,id=ID,... */
 bool qemu_chardev_add(const char *optstr, Error **errp);
 Chardev *qemu_chr_find(const char *id);
+/*
+ * QEMU's legacy chardev shorthand (-serial, -qmp, -qtest) as -chardev
+ * options: "stdio", "null", "vc[:...]" (a sink: no consoles here), "pty",
+ * "file:PATH", "unix:PATH[,opts]", "tcp:[HOST]:PORT[,opts]".  NULL if the
+ * spec is none of these.
+ */
+char *qemu_chr_legacy_to_opts(const char *spec);
 /* Creates an anonymous chardev (for -qmp); returns it or NULL. */
 Chardev *qemu_chr_new_from_str(const char *id, const char *optstr,
                                Error **errp);
