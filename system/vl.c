@@ -37,6 +37,7 @@ char *qemu_uuid;
 typedef struct StartupConfig {
     const char *machine_opts;
     GPtrArray *accels;          /* char*: "kvm", "qtest", "tcg" in order */
+    char *accel_irqchip;        /* -accel kvm,kernel-irqchip=... */
     const char *cpu_option;
     const char *smp_option;
     const char *mem_option;
@@ -152,6 +153,7 @@ static void opt_accel(const char *opt, const char *arg)
     QemuOpts *opts;
     const char *name;
     Error *err = NULL;
+    guint i;
 
     if (is_help_option(arg)) {
         accel_help();
@@ -164,6 +166,24 @@ static void opt_accel(const char *opt, const char *arg)
     name = qemu_opt_get(opts, "accel");
     if (!name) {
         fatal(opt, "Parameter 'accel' is missing");
+    }
+    for (i = 0; !strcmp(name, "kvm") || !strcmp(name, "qtest") ?
+                i < opts->opts->len : 0; i++) {
+        QemuOpt *o = g_ptr_array_index(opts->opts, i);
+
+        if (!strcmp(o->name, "accel")) {
+            continue;
+        }
+        if (strcmp(name, "kvm")) {
+            fatal(opt, "Property '%s-accel.%s' not found", name, o->name);
+        }
+        if (!kvm_accel_check_option(o->name, o->value, &err)) {
+            fatal(opt, "%s", error_get_pretty(err));
+        }
+        if (!strcmp(o->name, "kernel-irqchip")) {
+            g_free(config.accel_irqchip);
+            config.accel_irqchip = g_strdup(o->value);
+        }
     }
     g_ptr_array_add(config.accels, g_strdup(name));
     qemu_opts_free(opts);
@@ -718,7 +738,8 @@ static void parse_smp(MachineState *ms, MachineClass *mc)
 
 static void configure_kernel_irqchip(MachineState *ms, MachineClass *mc)
 {
-    const char *s = ms->kernel_irqchip_str;
+    const char *s = config.accel_irqchip ? config.accel_irqchip
+                                         : ms->kernel_irqchip_str;
 
     if (!s) {
         ms->kernel_irqchip = machine_class_default_irqchip(mc);

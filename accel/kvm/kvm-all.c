@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/syscall.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -137,6 +138,69 @@ static bool kvm_create_irqchip(KVMState *s, KernelIrqchip mode, bool pit,
         return false;
     }
     return true;
+}
+
+/*
+ * -accel kvm,KEY=VALUE: the properties of QEMU 7.2's kvm-accel object,
+ * checked with its texts; a value list of "uint32"/"int64" means a number
+ * of that type.  vl.c uses kernel-irqchip; dirty-page tracking, notify VM
+ * exits and the shadow MMU size are accepted and left to KVM's defaults.
+ */
+bool kvm_accel_check_option(const char *key, const char *value,
+                            Error **errp)
+{
+    static const struct {
+        const char *prop;
+        const char *const values[4];
+    } kvm_props[] = {
+        { "kernel-irqchip", { "on", "off", "split" } },
+        { "notify-vmexit", { "run", "internal-error", "disable" } },
+        { "kvm-shadow-mem", { "int64" } },
+        { "dirty-ring-size", { "uint32" } },
+        { "notify-window", { "uint32" } },
+    };
+    char *end;
+    size_t i, j;
+
+    for (i = 0; i < G_N_ELEMENTS(kvm_props); i++) {
+        if (strcmp(key, kvm_props[i].prop)) {
+            continue;
+        }
+        if (!strcmp(kvm_props[i].values[0], "int64")) {
+            errno = 0;
+            strtoll(value, &end, 0);
+            if (!*value || *end || errno) {
+                error_setg(errp, "Parameter '%s' expects int64", key);
+                return false;
+            }
+            return true;
+        }
+        if (!strcmp(kvm_props[i].values[0], "uint32")) {
+            unsigned long long v;
+
+            errno = 0;
+            v = strtoull(value, &end, 0);
+            if (!*value || *end || errno) {
+                error_setg(errp, "Parameter '%s' expects uint64", key);
+                return false;
+            }
+            if (v > UINT32_MAX) {
+                error_setg(errp, "Parameter '%s' expects uint32_t", key);
+                return false;
+            }
+            return true;
+        }
+        for (j = 0; j < 3; j++) {
+            if (!strcmp(value, kvm_props[i].values[j])) {
+                return true;
+            }
+        }
+        error_setg(errp, "Parameter '%s' does not accept value '%s'", key,
+                   value);
+        return false;
+    }
+    error_setg(errp, "Property 'kvm-accel.%s' not found", key);
+    return false;
 }
 
 bool kvm_init(MachineState *ms, Error **errp)

@@ -22,6 +22,9 @@ bool kvm_enabled(void);
  * VM with the irqchip ms->kernel_irqchip asks for, and its RAM.
  */
 bool kvm_init(MachineState *ms, Error **errp);
+/* Validates one -accel kvm,KEY=VALUE option (QEMU's kvm-accel props) */
+bool kvm_accel_check_option(const char *key, const char *value,
+                            Error **errp);
 /* Creates the vCPU for cpu and gives it its CPUID table. */
 bool kvm_init_vcpu(MachineState *ms, X86CPU *cpu, Error **errp);
 /* A vCPU's thread id (for query-cpus-fast); the main thread's before run */
