@@ -323,6 +323,7 @@ const QmpCommand qmp_commands[] = {
     { "query-cpu-definitions", qmp_query_cpu_definitions, "" },
     { "query-cpu-model-expansion", qmp_query_cpu_model_expansion, "type model" },
     { "query-cpus-fast", qmp_query_cpus_fast, "" },
+    { "query-iothreads", qmp_query_iothreads, "" },
     { "query-kvm", qmp_query_kvm, "" },
     { "query-machines", qmp_query_machines, "" },
     { "query-migrate-capabilities", qmp_query_migrate_capabilities, "" },

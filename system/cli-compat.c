@@ -2,7 +2,8 @@
  * -rtc, -boot and -audiodev: parsed and checked so that command lines
  * written for QEMU (libvirt's among them) start, but nothing here changes
  * the machine: the RTC follows the host's UTC clock, there is no firmware
- * to take a boot order, and there is no sound device.
+ * to take a boot order, and there is no sound device.  Options for other
+ * devices this build lacks take "none" only.
  */
 #include <stdio.h>
 #include <string.h>
@@ -158,4 +159,33 @@ out:
         json_object_unref(json);
     }
     return ok;
+}
+
+bool cli_none_only(const char *opt, const char *arg, Error **errp)
+{
+    static const struct {
+        const char *opt, *what;
+    } missing[] = {
+        { "-vga", "display devices are" },
+        { "-monitor", "the human monitor (HMP) is" },
+        { "-parallel", "parallel ports are" },
+        { "-net", "network devices are" },
+        { "-nic", "network devices are" },
+        { "-gdb", "the gdbstub is" },
+    };
+    const char *name = opt + (opt[1] == '-');   /* --vga as -vga */
+    size_t i;
+
+    if (!strcmp(arg, "none")) {
+        return true;
+    }
+    for (i = 0; i < G_N_ELEMENTS(missing); i++) {
+        if (!strcmp(name, missing[i].opt)) {
+            error_setg(errp, "%s not supported by this build (only '%s none' "
+                       "is accepted)", missing[i].what, missing[i].opt);
+            return false;
+        }
+    }
+    error_setg(errp, "'%s' is not supported by this build", arg);
+    return false;
 }

@@ -120,8 +120,8 @@ bool os_pidfile_create(const char *path, Error **errp)
     for (;;) {
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
         if (fd < 0) {
-            error_setg(errp, "cannot create PID file: Cannot open pid file: "
-                       "%s", strerror(errno));
+            error_setg(errp, "cannot create PID file: Could not create "
+                       "'%s': %s", path, strerror(errno));
             return false;
         }
         if (lockf(fd, F_TLOCK, 0) < 0) {

@@ -7,7 +7,11 @@
  * memory-backend=; the machine allocates it (system/memory.c), the
  * backend fixes its size.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <json-glib/json-glib.h>
 
@@ -22,6 +26,82 @@ typedef struct HostMemoryBackend {
     char *policy, *host_nodes;
     bool canonical_id;
 } HostMemoryBackend;
+
+/*
+ * iothread: a real, idle thread, so that libvirt's <iothreads> start and
+ * the thread ids query-iothreads reports can be pinned.  Device I/O here
+ * runs in the main loop, so the polling knobs are stored and unused.
+ */
+typedef struct IOThreadObject {
+    Object parent_obj;
+    int64_t poll_max_ns, poll_grow, poll_shrink, aio_max_batch;
+    int64_t thread_pool_min, thread_pool_max;
+    GThread *thread;
+    gint tid;               /* 0 until the thread has started */
+} IOThreadObject;
+
+static GMutex iothread_lock;
+static GCond iothread_cond;
+
+static gpointer iothread_run(gpointer opaque)
+{
+    IOThreadObject *t = opaque;
+
+    g_mutex_lock(&iothread_lock);
+    t->tid = (gint)syscall(SYS_gettid);
+    g_cond_broadcast(&iothread_cond);
+    for (;;) {
+        /* Nothing is ever handed to it; it lives until the process ends */
+        g_cond_wait(&iothread_cond, &iothread_lock);
+    }
+    return NULL;
+}
+
+static bool iothread_complete(IOThreadObject *t, Error **errp)
+{
+    GError *gerr = NULL;
+
+    t->thread = g_thread_try_new("IO iothread", iothread_run, t, &gerr);
+    if (!t->thread) {
+        error_setg(errp, "failed to create iothread: %s", gerr->message);
+        g_error_free(gerr);
+        return false;
+    }
+    g_mutex_lock(&iothread_lock);
+    while (!t->tid) {
+        g_cond_wait(&iothread_cond, &iothread_lock);
+    }
+    g_mutex_unlock(&iothread_lock);
+    /* The thread uses the object until the process ends */
+    object_ref(OBJECT(t));
+    return true;
+}
+
+JsonNode *qmp_query_iothreads(JsonObject *args, Error **errp)
+{
+    Object *objs = object_get_container("objects");
+    JsonArray *arr = json_array_new();
+    guint i;
+
+    for (i = 0; objs->children && i < objs->children->len; i++) {
+        Object *o = g_ptr_array_index(objs->children, i);
+        IOThreadObject *t = (IOThreadObject *)o;
+        JsonObject *e;
+
+        if (!object_dynamic_cast(o, "iothread")) {
+            continue;
+        }
+        e = json_object_new();
+        json_object_set_string_member(e, "id", o->name);
+        json_object_set_int_member(e, "thread-id", t->tid);
+        json_object_set_int_member(e, "poll-max-ns", t->poll_max_ns);
+        json_object_set_int_member(e, "poll-grow", t->poll_grow);
+        json_object_set_int_member(e, "poll-shrink", t->poll_shrink);
+        json_object_set_int_member(e, "aio-max-batch", t->aio_max_batch);
+        json_array_add_object_element(arr, e);
+    }
+    return json_node_init_array(json_node_alloc(), arr);
+}
 
 typedef struct SecretObject {
     Object parent_obj;
@@ -58,6 +138,21 @@ static void secret_class_init(ObjectClass *oc, void *data)
     FIELD(oc, SecretObject, "iv", PROP_KIND_STRING, iv, NULL);
 }
 
+static void iothread_class_init(ObjectClass *oc, void *data)
+{
+    FIELD(oc, IOThreadObject, "poll-max-ns", PROP_KIND_INT64, poll_max_ns,
+          "32768");
+    FIELD(oc, IOThreadObject, "poll-grow", PROP_KIND_INT64, poll_grow, "0");
+    FIELD(oc, IOThreadObject, "poll-shrink", PROP_KIND_INT64, poll_shrink,
+          "0");
+    FIELD(oc, IOThreadObject, "aio-max-batch", PROP_KIND_INT64, aio_max_batch,
+          "0");
+    FIELD(oc, IOThreadObject, "thread-pool-min", PROP_KIND_INT64,
+          thread_pool_min, "0");
+    FIELD(oc, IOThreadObject, "thread-pool-max", PROP_KIND_INT64,
+          thread_pool_max, "64");
+}
+
 static void user_objects_register_types(void)
 {
     static const TypeInfo types[] = {
@@ -69,6 +164,9 @@ static void user_objects_register_types(void)
         { .name = TYPE_SECRET, .parent = TYPE_OBJECT,
           .instance_size = sizeof(SecretObject),
           .class_init = secret_class_init },
+        { .name = "iothread", .parent = TYPE_OBJECT,
+          .instance_size = sizeof(IOThreadObject),
+          .class_init = iothread_class_init },
     };
     size_t i;
 
@@ -130,6 +228,9 @@ static bool secret_complete(SecretObject *s, Error **errp)
 
 static bool object_complete(Object *obj, Error **errp)
 {
+    if (object_dynamic_cast(obj, "iothread")) {
+        return iothread_complete((IOThreadObject *)obj, errp);
+    }
     if (object_dynamic_cast(obj, TYPE_SECRET)) {
         return secret_complete((SecretObject *)obj, errp);
     }
@@ -141,20 +242,35 @@ static bool object_complete(Object *obj, Error **errp)
     return true;
 }
 
-/* key=value: sizes take suffixes, as QEMU's size type does */
+/*
+ * key=value, with the texts of QEMU's keyval parser: sizes take suffixes,
+ * as QEMU's size type does
+ */
 static bool object_set_from_string(Object *obj, const char *name,
                                    const char *value, Error **errp)
 {
+    ObjectProperty *prop = object_property_find(obj, name);
     uint64_t size;
+    char *end;
 
     if (!strcmp(name, "size") &&
         object_dynamic_cast(obj, TYPE_MEMORY_BACKEND)) {
         if (!qemu_strtosz(value, 1, &size)) {
-            error_setg(errp, "Parameter 'size' expects a non-negative number "
-                       "below 2^64");
+            error_setg(errp, "Parameter 'size' expects a size value");
             return false;
         }
         return object_property_set_int(obj, name, size, errp);
+    }
+    if (prop && prop->kind == PROP_KIND_INT64) {
+        long long v;
+
+        errno = 0;
+        v = strtoll(value, &end, 0);
+        if (!*value || *end || errno) {
+            error_setg(errp, "Parameter '%s' expects an int64 value", name);
+            return false;
+        }
+        return object_property_set_int(obj, name, v, errp);
     }
     return object_property_parse(obj, name, value, errp);
 }
@@ -198,10 +314,10 @@ bool user_object_add(const char *optarg, Error **errp)
     }
     oc = object_class_by_name(type);
     if (!oc || object_class_is_abstract(oc) ||
-        (strcmp(type, TYPE_SECRET) &&
+        (strcmp(type, TYPE_SECRET) && strcmp(type, "iothread") &&
          !object_class_dynamic_cast(oc, TYPE_MEMORY_BACKEND))) {
-        error_setg(errp, "Invalid parameter type for 'qom-type', expected: "
-                   "a user-creatable object type");
+        error_setg(errp, "Parameter 'qom-type' does not accept value '%s'",
+                   type);
         goto out;
     }
     if (!id_wellformed(id)) {
@@ -225,7 +341,7 @@ bool user_object_add(const char *optarg, Error **errp)
                 continue;
             }
             if (!object_property_find(obj, name)) {
-                error_setg(errp, "Property '%s.%s' not found", type, name);
+                error_setg(errp, "Parameter '%s' is unexpected", name);
                 g_list_free(members);
                 goto out;
             }
@@ -243,7 +359,7 @@ bool user_object_add(const char *optarg, Error **errp)
                 continue;
             }
             if (!object_property_find(obj, o->name)) {
-                error_setg(errp, "Property '%s.%s' not found", type, o->name);
+                error_setg(errp, "Invalid parameter '%s'", o->name);
                 goto out;
             }
             if (!object_set_from_string(obj, o->name, o->value, errp)) {

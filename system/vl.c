@@ -7,6 +7,7 @@
  * here, on the start-up path.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -38,6 +39,8 @@ typedef struct StartupConfig {
     const char *machine_opts;
     GPtrArray *accels;          /* char*: "kvm", "qtest", "tcg" in order */
     char *accel_irqchip;        /* -accel kvm,kernel-irqchip=... */
+    bool accel_option;          /* -accel given */
+    bool machine_accel;         /* -machine accel= or -enable-kvm given */
     const char *cpu_option;
     const char *smp_option;
     const char *mem_option;
@@ -74,12 +77,14 @@ static void help(void)
            "                selects emulated machine ('-machine help' for list)\n"
            "                kernel-irqchip=on|off|split controls the irqchip\n"
            "-M              same as -machine\n"
+           "-enable-kvm     same as -machine accel=kvm\n"
            "-accel [accel=]accelerator[,prop[=value][,...]]\n"
            "                select accelerator (kvm or qtest; '-accel help')\n"
            "-cpu cpu        select CPU ('-cpu help' for list)\n"
            "-smp [[cpus=]n][,maxcpus=maxcpus][,sockets=sockets][,dies=dies]\n"
            "               [,cores=cores][,threads=threads]\n"
-           "-m [size=]megs  configure guest RAM size (suffixes k, M, G, T)\n"
+           "-m [size=]megs[,slots=n,maxmem=size]\n"
+           "                configure guest RAM size (suffixes k, M, G, T)\n"
            "-global driver.property=value\n"
            "                set a default value of a driver's property\n"
            "-name string1[,debug-threads=on|off]\n"
@@ -89,17 +94,25 @@ static void help(void)
            "-append cmdline use 'cmdline' as kernel command line\n"
            "-initrd file    use 'file' as initial ram disk\n"
            "-chardev socket,id=id,path=path[,server=on|off][,wait=on|off]\n"
+           "-chardev socket,id=id,host=host,port=port[,server=on|off]"
+           "[,wait=on|off]\n"
+           "                [,nodelay=on|off]\n"
            "-chardev stdio|null|file,id=id[,path=path]\n"
            "-mon [chardev=]name[,mode=control]\n"
            "-qmp dev        like -mon but opens in 'control' mode\n"
            "-display none   no display\n"
            "-nographic      disable graphical output\n"
            "-serial dev     COM1 (then COM2...) to a character device: stdio,\n"
-           "                mon:stdio, null, file:path, chardev:id or none\n"
+           "                mon:stdio, null, file:path, unix:path[,server=on],\n"
+           "                tcp:[host]:port[,server=on], chardev:id or none\n"
            "-device driver[,prop=value][,...]\n"
            "                add a device ('-device help' for the list)\n"
            "-nodefaults     don't create default devices\n"
            "-no-user-config do not load default user-provided config files\n"
+           "-no-hpet, -usb  same as -machine hpet=off, usb=on\n"
+           "-vga, -monitor, -parallel, -net, -nic, -gdb none\n"
+           "                accepted: this build has none of these devices\n"
+           "-object type,id=id,...  secret, memory-backend-ram, iothread\n"
            "\nDuring emulation, QMP controls the machine.\n");
 }
 
@@ -186,6 +199,7 @@ static void opt_accel(const char *opt, const char *arg)
         }
     }
     g_ptr_array_add(config.accels, g_strdup(name));
+    config.accel_option = true;
     qemu_opts_free(opts);
 }
 
@@ -261,6 +275,15 @@ static void opt_display(const char *opt, const char *arg)
     if (strcmp(arg, "none") && !g_str_has_prefix(arg, "none,")) {
         fatal(NULL, "Display '%s' is not available in this build", arg);
     }
+    if (g_str_has_prefix(arg, "none,")) {
+        /* none takes no options but QEMU's common gl= (off only here) */
+        const char *o = arg + 5;
+        size_t n = strcspn(o, "=,");
+
+        if (strcmp(o, "gl=off")) {
+            fatal(opt, "Parameter '%.*s' is unexpected", (int)n, o);
+        }
+    }
 }
 
 static void opt_name(const char *opt, const char *arg)
@@ -273,15 +296,21 @@ static void opt_name(const char *opt, const char *arg)
     }
     g_free(qemu_name);
     qemu_name = g_strdup(qemu_opt_get(opts, "guest"));
-    qemu_opt_get(opts, "debug-threads");
     qemu_opt_get(opts, "process");
+    qemu_opt_get_bool(opts, "debug-threads", false, &err);
+    if (err) {
+        fatal(opt, "%s", error_get_pretty(err));
+    }
+    if (qemu_opts_first_unused(opts)) {
+        fatal(opt, "Invalid parameter '%s'", qemu_opts_first_unused(opts)->name);
+    }
     qemu_opts_free(opts);
 }
 
 static void opt_uuid(const char *opt, const char *arg)
 {
     if (!g_uuid_string_is_valid(arg)) {
-        fatal(opt, "Fail to parse UUID string. Wrong format.");
+        fatal(opt, "failed to parse UUID string: wrong format");
     }
     g_free(qemu_uuid);
     qemu_uuid = g_strdup(arg);
@@ -304,13 +333,22 @@ static void opt_append(const char *opt, const char *arg)
 
 static void opt_msg(const char *opt, const char *arg)
 {
+    bool timestamps;
     Error *err = NULL;
     QemuOpts *opts = qemu_opts_parse(arg, NULL, &err);
 
     if (!opts) {
         fatal(opt, "%s", error_get_pretty(err));
     }
-    error_set_timestamps(qemu_opt_get_bool(opts, "timestamp", false, NULL));
+    timestamps = qemu_opt_get_bool(opts, "timestamp", false, &err);
+    qemu_opt_get(opts, "guest-name");
+    if (err) {
+        fatal(opt, "%s", error_get_pretty(err));
+    }
+    if (qemu_opts_first_unused(opts)) {
+        fatal(opt, "Invalid parameter '%s'", qemu_opts_first_unused(opts)->name);
+    }
+    error_set_timestamps(timestamps);
     qemu_opts_free(opts);
 }
 
@@ -360,7 +398,43 @@ static void opt_run_with(const char *opt, const char *arg)
 }
 
 /* -no-acpi is -machine acpi=off, applied with the machine's options */
-static bool no_acpi;
+static bool no_acpi, no_hpet, usb_on;
+
+static void opt_enable_kvm(const char *opt, const char *arg)
+{
+    /* QEMU: the same as -machine accel=kvm */
+    g_ptr_array_add(config.accels, g_strdup("kvm"));
+    config.machine_accel = true;
+}
+
+static void opt_no_hpet(const char *opt, const char *arg)
+{
+    no_hpet = true;
+}
+
+static void opt_usb(const char *opt, const char *arg)
+{
+    usb_on = true;
+}
+
+static void opt_none_only(const char *opt, const char *arg)
+{
+    Error *err = NULL;
+
+    if (!cli_none_only(opt, arg, &err)) {
+        fatal(opt, "%s", error_get_pretty(err));
+    }
+}
+
+/* -s is -gdb tcp::1234 */
+static void opt_gdb_default(const char *opt, const char *arg)
+{
+    Error *err = NULL;
+
+    if (!cli_none_only("-gdb", "tcp::1234", &err)) {
+        fatal(opt, "%s", error_get_pretty(err));
+    }
+}
 
 static void opt_no_acpi(const char *opt, const char *arg)
 {
@@ -482,6 +556,19 @@ static const StartupOption startup_options[] = {
     { "no-user-config", OPT_FLAG, opt_ignore },
     { "no-shutdown", OPT_FLAG, opt_no_shutdown },
     { "no-acpi", OPT_FLAG, opt_no_acpi },
+    { "no-hpet", OPT_FLAG, opt_no_hpet },
+    { "enable-kvm", OPT_FLAG, opt_enable_kvm },
+    { "usb", OPT_FLAG, opt_usb },
+    { "vga", OPT_ARG, opt_none_only },
+    { "monitor", OPT_ARG, opt_none_only },
+    { "parallel", OPT_ARG, opt_none_only },
+    { "net", OPT_ARG, opt_none_only },
+    { "nic", OPT_ARG, opt_none_only },
+    { "gdb", OPT_ARG, opt_none_only },
+    { "s", OPT_FLAG, opt_gdb_default },
+    /* Logging: KVM guests give QEMU's TCG log items nothing to log */
+    { "d", OPT_ARG, opt_ignore },
+    { "D", OPT_ARG, opt_ignore },
     { "no-reboot", OPT_FLAG, opt_no_reboot },
     { "audio", OPT_ARG, opt_ignore },
     { "audiodev", OPT_ARG, opt_audiodev },
@@ -598,6 +685,7 @@ static void machine_set_options(MachineState *ms, QemuOpts *opts)
             for (j = 0; list[j]; j++) {
                 g_ptr_array_add(config.accels, g_strdup(list[j]));
             }
+            config.machine_accel = true;
             g_strfreev(list);
             continue;
         }
@@ -608,132 +696,68 @@ static void machine_set_options(MachineState *ms, QemuOpts *opts)
     }
 }
 
+static void G_GNUC_NORETURN bad_size(const char *key)
+{
+    error_report("-m %s: Parameter '%s' expects a non-negative number "
+                 "below 2^64", config.mem_option, key);
+    fprintf(stderr, "Optional suffix k, M, G, T, P or E means kilo-, "
+                    "mega-, giga-, tera-, peta-\n"
+                    "and exabytes, respectively.\n");
+    exit(1);
+}
+
+/*
+ * -m [size=]N[,slots=N,maxmem=N]: slots and maxmem (memory hotplug) are
+ * checked as QEMU does and otherwise not used
+ */
 static void parse_memory(MachineState *ms)
 {
-    const char *s = config.mem_option;
-    uint64_t size;
+    QemuOpts *opts;
+    Error *err = NULL;
+    const char *s, *v;
+    uint64_t size, maxmem = 0, slots = 0;
+    char *loc;
 
     ms->ram_size = 128 * 1024 * 1024;
-    if (!s) {
+    if (!config.mem_option) {
         return;
     }
-    if (g_str_has_prefix(s, "size=")) {
-        s += 5;
+    loc = g_strdup_printf("-m %s", config.mem_option);
+    opts = qemu_opts_parse(config.mem_option, "size", &err);
+    if (!opts) {
+        fatal(loc, "%s", error_get_pretty(err));
     }
-    if (!qemu_strtosz(s, 1024 * 1024, &size)) {
-        error_report("-m %s: Parameter 'size' expects a non-negative number "
-                     "below 2^64", config.mem_option);
-        fprintf(stderr, "Optional suffix k, M, G, T, P or E means kilo-, "
-                        "mega-, giga-, tera-, peta-\n"
-                        "and exabytes, respectively.\n");
-        exit(1);
+    s = qemu_opt_get(opts, "size");
+    if (s && !qemu_strtosz(s, 1024 * 1024, &size)) {
+        bad_size("size");
     }
-    if (size) {
+    if (!qemu_opt_get_number(opts, "slots", 0, &slots, &err)) {
+        fatal(loc, "%s", error_get_pretty(err));
+    }
+    v = qemu_opt_get(opts, "maxmem");
+    if (v && !qemu_strtosz(v, 1024 * 1024, &maxmem)) {
+        bad_size("maxmem");
+    }
+    if (qemu_opts_first_unused(opts)) {
+        fatal(loc, "Invalid parameter '%s'",
+              qemu_opts_first_unused(opts)->name);
+    }
+    if (s && size) {
         ms->ram_size = size;
     }
-}
-
-static unsigned smp_get(QemuOpts *opts, const char *name)
-{
-    const char *v = qemu_opt_get(opts, name);
-    char *end;
-    unsigned long n;
-
-    if (!v) {
-        return 0;
+    if (slots && !v) {
+        fatal(NULL, "slots specified but no max-size");
     }
-    errno = 0;
-    n = strtoul(v, &end, 10);
-    if (!*v || *end || errno || v[0] == '-' || n > 0x7fffffff) {
-        fatal(NULL, "Parameter 'smp.%s' expects integer", name);
+    if (v && maxmem < ms->ram_size) {
+        fatal(NULL, "invalid value of maxmem: maximum memory size (0x%"
+              PRIx64 ") must be at least the initial memory size (0x%"
+              PRIx64 ")", maxmem, ms->ram_size);
     }
-    if (n == 0) {
-        warn_report("Deprecated CPU topology (considered invalid): CPU "
-                    "topology parameters must be greater than zero");
+    if (slots > 256) {
+        fatal(NULL, "unsupported amount of memory slots: %" PRIu64, slots);
     }
-    return n;
-}
-
-static void parse_smp(MachineState *ms, MachineClass *mc)
-{
-    SMPConfiguration *s = &ms->smp;
-    QemuOpts *opts = NULL;
-    Error *err = NULL;
-    unsigned product;
-
-    if (config.smp_option) {
-        opts = qemu_opts_parse(config.smp_option, "cpus", &err);
-        if (!opts) {
-            fatal("-smp", "%s", error_get_pretty(err));
-        }
-        s->cpus = smp_get(opts, "cpus");
-        s->sockets = smp_get(opts, "sockets");
-        s->dies = smp_get(opts, "dies");
-        s->cores = smp_get(opts, "cores");
-        s->threads = smp_get(opts, "threads");
-        s->max_cpus = smp_get(opts, "maxcpus");
-        qemu_opts_free(opts);
-    }
-    s->dies = s->dies ? s->dies : 1;
-    if (!s->cpus && !s->sockets && !s->cores && !s->threads && !s->max_cpus) {
-        s->cpus = 1;
-    }
-    /*
-     * Missing values, as QEMU 7.2 computes them: up to 6.1 the rest goes to
-     * sockets, from 6.2 to cores; the other one defaults to 1 (or what is
-     * left when the preferred one was given); threads come last.
-     */
-    s->max_cpus = s->max_cpus ? s->max_cpus : s->cpus;
-    if (mc->smp_prefer_sockets) {
-        if (!s->sockets) {
-            s->cores = s->cores ? s->cores : 1;
-            s->threads = s->threads ? s->threads : 1;
-            s->sockets = s->max_cpus / (s->dies * s->cores * s->threads);
-        } else if (!s->cores) {
-            s->threads = s->threads ? s->threads : 1;
-            s->cores = s->max_cpus / (s->sockets * s->dies * s->threads);
-        }
-    } else {
-        if (!s->cores) {
-            s->sockets = s->sockets ? s->sockets : 1;
-            s->threads = s->threads ? s->threads : 1;
-            s->cores = s->max_cpus / (s->sockets * s->dies * s->threads);
-        } else if (!s->sockets) {
-            s->threads = s->threads ? s->threads : 1;
-            s->sockets = s->max_cpus / (s->dies * s->cores * s->threads);
-        }
-    }
-    if (!s->threads) {
-        s->threads = s->max_cpus ? s->max_cpus / (s->sockets * s->dies *
-                                                  s->cores)
-                                 : 1;
-    }
-    s->sockets = MAX(s->sockets, 1);
-    s->cores = MAX(s->cores, 1);
-    s->threads = MAX(s->threads, 1);
-    product = s->sockets * s->dies * s->cores * s->threads;
-    s->max_cpus = s->max_cpus ? s->max_cpus : product;
-    s->cpus = s->cpus ? s->cpus : s->max_cpus;
-    if (product != s->max_cpus) {
-        fatal(NULL, "Invalid CPU topology: product of the hierarchy must match "
-              "maxcpus: sockets (%u) * dies (%u) * cores (%u) * threads (%u) "
-              "!= maxcpus (%u)", s->sockets, s->dies, s->cores, s->threads,
-              s->max_cpus);
-    }
-    if (s->max_cpus < s->cpus) {
-        fatal(NULL, "Invalid CPU topology: maxcpus must be equal to or greater "
-              "than smp: sockets (%u) * dies (%u) * cores (%u) * threads (%u) "
-              "== maxcpus (%u) < smp_cpus (%u)", s->sockets, s->dies, s->cores,
-              s->threads, s->max_cpus, s->cpus);
-    }
-    if (s->cpus > (unsigned)mc->max_cpus) {
-        fatal(NULL, "Invalid SMP CPUs %u. The max CPUs supported by machine "
-              "'%s' is %d", s->cpus, mc->name, mc->max_cpus);
-    }
-    if (s->max_cpus > (unsigned)mc->max_cpus) {
-        fatal(NULL, "Invalid SMP CPUs %u. The max CPUs supported by machine "
-              "'%s' is %d", s->max_cpus, mc->name, mc->max_cpus);
-    }
+    qemu_opts_free(opts);
+    g_free(loc);
 }
 
 static void configure_kernel_irqchip(MachineState *ms, MachineClass *mc)
@@ -759,6 +783,10 @@ static void configure_accelerator(MachineState *ms, MachineClass *mc)
 {
     guint i;
 
+    if (config.accel_option && config.machine_accel) {
+        fatal(NULL, "The -accel and \"-machine accel=\" options are "
+              "incompatible");
+    }
     if (!config.accels->len) {
         /* As QEMU: -qtest without an accelerator means -accel qtest */
         g_ptr_array_add(config.accels,
@@ -877,6 +905,12 @@ int qemu_main(int argc, char **argv)
         object_unref(c);
     }
     machine_set_options(ms, machine_opts);
+    if ((no_hpet && object_property_find(mobj, "hpet") &&
+         !object_property_parse(mobj, "hpet", "off", &err)) ||
+        (usb_on && !object_property_parse(mobj, "usb", "on", &err))) {
+        error_report_err(err);
+        exit(1);
+    }
     if (no_acpi && !object_property_parse(mobj, "acpi", "off", &err)) {
         error_report_err(err);
         exit(1);
@@ -889,7 +923,10 @@ int qemu_main(int argc, char **argv)
         error_report_err(err);
         exit(1);
     }
-    parse_smp(ms, mc);
+    if (!machine_parse_smp(ms, mc, config.smp_option, &err)) {
+        error_report_err(err);
+        exit(1);
+    }
     configure_kernel_irqchip(ms, mc);
     if (mc->ram_below_4g) {
         memory_set_below_4g_limit(mc->ram_below_4g(ms));

@@ -667,9 +667,9 @@ bool x86_boot_machine(MachineState *ms, uint64_t rsdp, Error **errp)
     X86BootMachine *bm;
 
     if (!ms->kernel_filename) {
-        if (ms->initrd_filename || ms->kernel_cmdline) {
-            error_setg(errp, "-initrd or -append only allowed with -kernel "
-                       "option");
+        if (ms->kernel_cmdline || ms->initrd_filename) {
+            error_setg(errp, "%s only allowed with -kernel option",
+                       ms->kernel_cmdline ? "-append" : "-initrd");
             return false;
         }
         /* No firmware in this tree: without -kernel no vCPU runs */

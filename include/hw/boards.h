@@ -115,6 +115,12 @@ MachineClass *machine_get_default_class(void);
 /* Machine classes in -machine help order. */
 GSList *machine_class_list_sorted(void);
 void machine_help(void);
+/*
+ * -smp OPTARG (NULL: none given) into ms->smp, missing values computed as
+ * QEMU 7.2 does for the machine type; false with QEMU's text on errors
+ */
+bool machine_parse_smp(MachineState *ms, MachineClass *mc,
+                       const char *optarg, Error **errp);
 /* -machine <type>,help: prints the type's properties */
 void machine_class_help(MachineClass *mc);
 

@@ -26,5 +26,7 @@ JsonNode *qmp_query_block(JsonObject *args, Error **errp);
 JsonNode *qmp_device_list_properties(JsonObject *args, Error **errp);
 /* chardev/char.c */
 JsonNode *qmp_query_chardev(JsonObject *args, Error **errp);
+/* system/user-objects.c: the iothread objects, in creation order */
+JsonNode *qmp_query_iothreads(JsonObject *args, Error **errp);
 
 #endif

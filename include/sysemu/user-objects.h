@@ -18,7 +18,9 @@
  * -object TYPE,id=ID,prop=value,... or -object '{"qom-type": TYPE,
  * "id": ID, ...}'.  Types: secret (data= or file=, format=raw|base64),
  * memory-backend-ram (size=, and accepted: share, prealloc, merge, dump,
- * reserve, policy, host-nodes, x-use-canonical-path-for-ramblock-id).
+ * reserve, policy, host-nodes, x-use-canonical-path-for-ramblock-id),
+ * iothread (an idle thread; poll-max-ns, poll-grow, poll-shrink,
+ * aio-max-batch, thread-pool-min/max stored; query-iothreads lists them).
  */
 bool user_object_add(const char *optarg, Error **errp);
 

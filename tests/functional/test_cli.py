@@ -114,6 +114,16 @@ def main():
             check("query-version", ver["qemu"] ==
                   {"major": 8, "minor": 0, "micro": 0} and "package" in ver)
             check("greeting", vm.greeting["QMP"]["version"] == ver)
+        # QEMU's shorthands: -enable-kvm is -machine accel=kvm, -no-hpet is
+        # hpet=off, -usb is usb=on; "none" for devices this build lacks
+        with Machine(BINARY, ["-machine", "q35", "-enable-kvm", "-S",
+                              "-no-hpet", "-usb", "-vga", "none",
+                              "-monitor", "none", "-net", "none",
+                              "-d", "guest_errors"]) as vm:
+            check("shorthands/enable-kvm-no-hpet-usb",
+                  vm.cmd("query-kvm")["enabled"] and
+                  vm.qom_get("/machine", "hpet") is False and
+                  vm.qom_get("/machine", "usb") is True)
         with Machine(BINARY, ["-machine", "q35", "-accel", "kvm", "-S",
                               "-name", "guest=demo", "-smp", "2"]) as vm:
             cpus = vm.cmd("query-cpus-fast")

@@ -108,11 +108,12 @@ def ensure_libvirt():
 # Domains -------------------------------------------------------------------
 
 def domain_xml(name, machine, features="", cmdline="exit=acpi all-cpus",
-               usb=False, serial=True, kernel=None, on_poweroff="destroy"):
+               usb=False, serial=True, kernel=None, on_poweroff="destroy",
+               extra=""):
     return f"""<domain type='kvm'>
   <name>{name}</name>
   <memory unit='MiB'>128</memory>
-  <vcpu>2</vcpu>
+  <vcpu>2</vcpu>{extra}
   <os>
     <type arch='x86_64' machine='{machine}'>hvm</type>
     <kernel>{kernel or GUEST}</kernel>
@@ -451,6 +452,25 @@ def test_lifecycle(emb):
           "reason=destroyed" in log, log[-1500:])
 
 
+def test_iothreads(emb):
+    """<iothreads>: libvirt writes -object iothread and reads the threads'
+    ids back with query-iothreads (to pin them)."""
+    import libvirt
+    xml = domain_xml("iothr", "pc-q35-8.0", extra="\n  <iothreads>2</iothreads>")
+    try:
+        dom = emb.conn.createXML(xml, 0)
+    except libvirt.libvirtError as e:
+        check("iothreads/starts", False, str(e) + emb.log("iothr")[-1500:])
+        return
+    info = dom.ioThreadInfo()
+    log = emb.log("iothr")
+    check("iothreads/two-threads-reported",
+          sorted(i[0] for i in info) == [1, 2] and
+          "iothread,id=iothread1" in log.replace('"', "").replace(":", "="),
+          f"{info} {log[-800:]}")
+    dom.destroy()
+
+
 def test_guest_powerbutton_output(emb):
     """The guest's own reaction to the power button: its serial output,
     read by a thread blocked in poll() on the pty (a pty drops unread
@@ -537,6 +557,7 @@ def main():
         emb.open()
         test_pv_features(emb)
         test_lifecycle(emb)
+        test_iothreads(emb)
         test_guest_powerbutton_output(emb)
         test_hyperv(emb)
     finally:
