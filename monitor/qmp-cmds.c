@@ -308,6 +308,8 @@ static JsonNode *qmp_system_powerdown(JsonObject *args, Error **errp)
 const QmpCommand qmp_commands[] = {
     { "cont", qmp_cont, "" },
     { "device-list-properties", qmp_device_list_properties, "typename" },
+    { "human-monitor-command", qmp_human_monitor_command,
+      "command-line cpu-index" },
     { "migrate-set-capabilities", qmp_migrate_set_capabilities,
       "capabilities" },
     { "qmp_capabilities", qmp_qmp_capabilities, "enable" },

@@ -38,6 +38,8 @@
  * entry names the arguments it accepts, checked here before dispatch.
  */
 #include <string.h>
+
+#include "monitor/hmp.h"
 #include <sys/time.h>
 
 #include "chardev/char.h"
@@ -360,12 +362,11 @@ bool qemu_mon_add(const char *optarg, Error **errp)
         error_setg(errp, "Parameter 'chardev' is missing");
     } else if (mode && strcmp(mode, "control") && strcmp(mode, "readline")) {
         error_setg(errp, "Parameter 'mode' does not accept value '%s'", mode);
-    } else if (mode && !strcmp(mode, "readline")) {
-        /* the human monitor; libvirt and scripts use mode=control */
-        error_setg(errp, "monitor mode 'readline' is not supported by this "
-                   "build (only mode=control, QMP)");
     } else if (!(chr = qemu_chr_find(id))) {
         error_setg(errp, "chardev \"%s\" not found", id);
+    } else if (!mode || !strcmp(mode, "readline")) {
+        /* QEMU's default mode: the human monitor */
+        ok = monitor_init_hmp(chr, errp);
     } else {
         (void)pretty; /* accepted; replies are always compact */
         ok = monitor_init_qmp(chr, errp);

@@ -167,7 +167,6 @@ bool cli_none_only(const char *opt, const char *arg, Error **errp)
         const char *opt, *what;
     } missing[] = {
         { "-vga", "display devices are" },
-        { "-monitor", "the human monitor (HMP) is" },
         { "-parallel", "parallel ports are" },
         { "-net", "network devices are" },
         { "-nic", "network devices are" },

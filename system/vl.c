@@ -22,6 +22,7 @@
 #include "hw/i386/x86-boot.h"
 #include "monitor/qmp.h"
 #include "qemu/option.h"
+#include "monitor/hmp.h"
 #include "sysemu/cli-compat.h"
 #include "sysemu/device.h"
 #include "sysemu/kvm.h"
@@ -98,7 +99,7 @@ static void help(void)
            "[,wait=on|off]\n"
            "                [,nodelay=on|off]\n"
            "-chardev stdio|null|file,id=id[,path=path]\n"
-           "-mon [chardev=]name[,mode=control]\n"
+           "-mon [chardev=]name[,mode=readline|control]\n"
            "-qmp dev        like -mon but opens in 'control' mode\n"
            "-display none   no display\n"
            "-nographic      disable graphical output\n"
@@ -110,7 +111,8 @@ static void help(void)
            "-nodefaults     don't create default devices\n"
            "-no-user-config do not load default user-provided config files\n"
            "-no-hpet, -usb  same as -machine hpet=off, usb=on\n"
-           "-vga, -monitor, -parallel, -net, -nic, -gdb none\n"
+           "-monitor dev    the human monitor (a subset: 'help') on dev\n"
+           "-vga, -parallel, -net, -nic, -gdb none\n"
            "                accepted: this build has none of these devices\n"
            "-object type,id=id,...  secret, memory-backend-ram, iothread\n"
            "\nDuring emulation, QMP controls the machine.\n");
@@ -257,6 +259,15 @@ static void opt_mon(const char *opt, const char *arg)
     Error *err = NULL;
 
     if (!qemu_mon_add(arg, &err)) {
+        fatal(opt, "%s", error_get_pretty(err));
+    }
+}
+
+static void opt_monitor(const char *opt, const char *arg)
+{
+    Error *err = NULL;
+
+    if (!qemu_monitor_add(arg, &err)) {
         fatal(opt, "%s", error_get_pretty(err));
     }
 }
@@ -560,7 +571,7 @@ static const StartupOption startup_options[] = {
     { "enable-kvm", OPT_FLAG, opt_enable_kvm },
     { "usb", OPT_FLAG, opt_usb },
     { "vga", OPT_ARG, opt_none_only },
-    { "monitor", OPT_ARG, opt_none_only },
+    { "monitor", OPT_ARG, opt_monitor },
     { "parallel", OPT_ARG, opt_none_only },
     { "net", OPT_ARG, opt_none_only },
     { "nic", OPT_ARG, opt_none_only },
@@ -969,6 +980,7 @@ int qemu_main(int argc, char **argv)
                 exit(1);
             }
         }
+        kvm_create_vcpu_threads();
     }
     if (mc->init && !x86_boot_machine(ms, ms->acpi_rsdp, &err)) {
         error_report_err(err);

@@ -37,9 +37,11 @@ typedef struct KVMState {
 } KVMState;
 
 /*
- * A vCPU and its thread.  The thread runs KVM_RUN while the VM runs; to
- * pause, the main thread clears vcpus_should_run, sets immediate_exit and
- * kicks the thread with SIG_IPI, then waits until every thread parked.
+ * A vCPU and its thread.  The threads start with the machine, parked (so
+ * their ids exist while -S holds the VM), and run KVM_RUN while the VM
+ * runs; to pause, the main thread clears vcpus_should_run, sets
+ * immediate_exit and kicks the thread with SIG_IPI, then waits until every
+ * thread parked.
  */
 typedef struct KVMVCPU {
     int fd;
@@ -345,7 +347,7 @@ int kvm_vcpu_thread_id(X86CPU *cpu)
 {
     KVMVCPU *v = kvm_state ? g_hash_table_lookup(kvm_state->vcpus, cpu) : NULL;
 
-    /* Before the threads start, QEMU reports the main thread too */
+    /* Without KVM (qtest) there are no vCPU threads: the main thread */
     return v && v->tid > 0 ? v->tid : (int)getpid();
 }
 
@@ -621,22 +623,38 @@ static void kvm_pause_all(void)
     pthread_mutex_unlock(&vcpu_lock);
 }
 
-static void kvm_resume_all(void)
+void kvm_create_vcpu_threads(void)
 {
+    struct sigaction sa = { .sa_handler = sig_ipi_handler };
     guint i;
 
-    pthread_mutex_lock(&vcpu_lock);
-    vcpus_should_run = true;
-    pthread_cond_broadcast(&vcpu_cond);
-    pthread_mutex_unlock(&vcpu_lock);
-    if (vcpus_started || !kvm_state->vcpu_list) {
+    if (!kvm_state || !kvm_state->vcpu_list || vcpus_started) {
         return;
     }
+    sigaction(SIG_IPI, &sa, NULL);
     vcpus_started = true;
     for (i = 0; i < kvm_state->vcpu_list->len; i++) {
         KVMVCPU *v = g_ptr_array_index(kvm_state->vcpu_list, i);
         pthread_create(&v->thread, NULL, vcpu_thread_fn, v);
     }
+    /* Each thread records its id, then parks until the VM runs */
+    pthread_mutex_lock(&vcpu_lock);
+    for (i = 0; i < kvm_state->vcpu_list->len; i++) {
+        KVMVCPU *v = g_ptr_array_index(kvm_state->vcpu_list, i);
+        while (!v->parked && !vcpus_should_run) {
+            pthread_cond_wait(&vcpu_cond, &vcpu_lock);
+        }
+    }
+    pthread_mutex_unlock(&vcpu_lock);
+}
+
+static void kvm_resume_all(void)
+{
+    kvm_create_vcpu_threads();
+    pthread_mutex_lock(&vcpu_lock);
+    vcpus_should_run = true;
+    pthread_cond_broadcast(&vcpu_cond);
+    pthread_mutex_unlock(&vcpu_lock);
 }
 
 /* After a reset the failed vCPUs may run again */

@@ -26,6 +26,8 @@ JsonNode *qmp_query_block(JsonObject *args, Error **errp);
 JsonNode *qmp_device_list_properties(JsonObject *args, Error **errp);
 /* chardev/char.c */
 JsonNode *qmp_query_chardev(JsonObject *args, Error **errp);
+/* monitor/hmp.c: {"command-line": "info status"} -> the HMP output */
+JsonNode *qmp_human_monitor_command(JsonObject *args, Error **errp);
 /* system/user-objects.c: the iothread objects, in creation order */
 JsonNode *qmp_query_iothreads(JsonObject *args, Error **errp);
 

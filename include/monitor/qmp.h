@@ -29,7 +29,7 @@ extern const QmpCommand qmp_commands[];
 /* Sends an event to every QMP monitor in command mode; data may be NULL. */
 void qmp_event_send(const char *event, JsonNode *data);
 
-/* -mon [chardev=]ID,mode=control */
+/* -mon [chardev=]ID[,mode=readline|control]: HMP (the default) or QMP */
 bool qemu_mon_add(const char *optarg, Error **errp);
 /* -qmp unix:PATH,server=on,wait=off | stdio */
 bool qemu_qmp_add(const char *optarg, Error **errp);

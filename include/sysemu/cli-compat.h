@@ -17,7 +17,7 @@ bool cli_boot_parse(const char *optarg, Error **errp);
 /* -audiodev driver,id=ID,... or its JSON form; no audio device exists */
 bool cli_audiodev_parse(const char *optarg, Error **errp);
 /*
- * -vga, -monitor, -parallel, -net, -nic, -gdb for devices this build does
+ * -vga, -parallel, -net, -nic, -gdb for devices this build does
  * not have: "none" (what management tools pass) is accepted, anything
  * else is refused saying so.  opt is the option as written ("-vga").
  */

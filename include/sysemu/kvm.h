@@ -27,6 +27,12 @@ bool kvm_accel_check_option(const char *key, const char *value,
                             Error **errp);
 /* Creates the vCPU for cpu and gives it its CPUID table. */
 bool kvm_init_vcpu(MachineState *ms, X86CPU *cpu, Error **errp);
+/*
+ * Starts one thread per vCPU, parked until the VM first runs, as QEMU
+ * does at start-up (management reads their ids while the VM is paused to
+ * pin them).  Idempotent.
+ */
+void kvm_create_vcpu_threads(void);
 /* A vCPU's thread id (for query-cpus-fast); the main thread's before run */
 int kvm_vcpu_thread_id(X86CPU *cpu);
 

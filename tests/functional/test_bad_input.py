@@ -133,7 +133,8 @@ CLI_CASES = [
     (["-initrd", "/x"], P + "-initrd only allowed with -kernel option"),
     # Devices this build does not have: "none" only, and saying why
     (["-vga", "std"], "-vga std: display devices are not supported"),
-    (["-monitor", "stdio"], "the human monitor (HMP) is not supported"),
+    (["-monitor", "bogus:1"],
+     "-monitor bogus:1: 'bogus:1' is not a valid char driver"),
     (["-nic", "user"], "network devices are not supported"),
     (["-s"], "-s: the gdbstub is not supported"),
     # QEMU checks host support before dependencies: this host has no

@@ -1,0 +1,455 @@
+/*
+ * The human monitor (HMP), a small subset: -monitor SPEC, -mon mode=readline
+ * and QMP's human-monitor-command.
+ *
+ * Protocol, as QEMU's:
+ *  - on connect: "QEMU <version> monitor - type 'help' for more
+ *    information", then the prompt "(qemu) ";
+ *  - one command per line; its output, lines ending in CRLF, then the
+ *    prompt again.  Typed characters are echoed (backspace erases).
+ *
+ * Every command is a thin layer over the QMP command of the same meaning
+ * (qmp_commands[]), formatted as QEMU 7.2 prints it: info status, version,
+ * kvm, name, cpus, chardev, iothreads; stop|s, cont|c, system_reset,
+ * system_powerdown, quit|q; help|? [cmd].  Anything else is "unknown
+ * command: '...'".
+ */
+#include <string.h>
+
+#include "chardev/char.h"
+#include "monitor/hmp.h"
+#include "monitor/qmp.h"
+#include "monitor/qmp-commands.h"
+
+typedef struct HMPCommand {
+    const char *names;      /* "cont|c" */
+    const char *args;       /* for help; "" when none */
+    const char *help;
+    void (*fn)(GString *out, const char *arg);
+} HMPCommand;
+
+/* The result of a QMP command of qmp_commands[], or NULL with the error
+ * printed to out */
+static JsonNode *qmp_call(GString *out, const char *name)
+{
+    const QmpCommand *c;
+    Error *err = NULL;
+    JsonNode *n;
+
+    for (c = qmp_commands; c->name && strcmp(c->name, name); c++) {
+    }
+    g_assert(c->name);
+    n = c->fn(NULL, &err);
+    if (!n) {
+        g_string_append_printf(out, "Error: %s\r\n", error_get_pretty(err));
+        error_free(err);
+    }
+    return n;
+}
+
+static void hmp_action(GString *out, const char *qmp_name)
+{
+    JsonNode *n = qmp_call(out, qmp_name);
+
+    if (n) {
+        json_node_unref(n);
+    }
+}
+
+static void hmp_stop(GString *out, const char *arg)
+{
+    hmp_action(out, "stop");
+}
+
+static void hmp_cont(GString *out, const char *arg)
+{
+    hmp_action(out, "cont");
+}
+
+static void hmp_system_reset(GString *out, const char *arg)
+{
+    hmp_action(out, "system_reset");
+}
+
+static void hmp_system_powerdown(GString *out, const char *arg)
+{
+    hmp_action(out, "system_powerdown");
+}
+
+static void hmp_quit(GString *out, const char *arg)
+{
+    hmp_action(out, "quit");
+}
+
+static void info_status(GString *out, JsonObject *o)
+{
+    const char *status = json_object_get_string_member(o, "status");
+
+    if (json_object_get_boolean_member(o, "running")) {
+        g_string_append(out, "VM status: running\r\n");
+    } else if (!strcmp(status, "paused")) {
+        g_string_append(out, "VM status: paused\r\n");
+    } else {
+        g_string_append_printf(out, "VM status: paused (%s)\r\n", status);
+    }
+}
+
+static void info_version(GString *out, JsonObject *o)
+{
+    JsonObject *q = json_object_get_object_member(o, "qemu");
+
+    g_string_append_printf(out, "%" G_GINT64_FORMAT ".%" G_GINT64_FORMAT
+                           ".%" G_GINT64_FORMAT "%s\r\n",
+                           json_object_get_int_member(q, "major"),
+                           json_object_get_int_member(q, "minor"),
+                           json_object_get_int_member(q, "micro"),
+                           json_object_get_string_member(o, "package"));
+}
+
+static void info_kvm(GString *out, JsonObject *o)
+{
+    g_string_append_printf(out, "kvm support: %s\r\n",
+                           json_object_get_boolean_member(o, "enabled")
+                               ? "enabled" : "disabled");
+}
+
+static void info_name(GString *out, JsonObject *o)
+{
+    if (json_object_has_member(o, "name")) {
+        g_string_append_printf(out, "%s\r\n",
+                               json_object_get_string_member(o, "name"));
+    }
+}
+
+static void info_cpus(GString *out, JsonArray *a)
+{
+    guint i;
+
+    for (i = 0; i < json_array_get_length(a); i++) {
+        JsonObject *c = json_array_get_object_element(a, i);
+
+        /* The monitor's current CPU is the first one */
+        g_string_append_printf(out, "%c CPU #%" G_GINT64_FORMAT ": "
+                               "thread_id=%" G_GINT64_FORMAT "\r\n",
+                               i ? ' ' : '*',
+                               json_object_get_int_member(c, "cpu-index"),
+                               json_object_get_int_member(c, "thread-id"));
+    }
+}
+
+static void info_chardev(GString *out, JsonArray *a)
+{
+    guint i;
+
+    for (i = 0; i < json_array_get_length(a); i++) {
+        JsonObject *c = json_array_get_object_element(a, i);
+
+        g_string_append_printf(out, "%s: filename=%s\r\n",
+                               json_object_get_string_member(c, "label"),
+                               json_object_get_string_member(c, "filename"));
+    }
+}
+
+static void info_iothreads(GString *out, JsonArray *a)
+{
+    /* QEMU's labels: thread_id, then the QMP names */
+    static const char *const keys[][2] = {
+        { "thread_id", "thread-id" }, { "poll-max-ns", "poll-max-ns" },
+        { "poll-grow", "poll-grow" }, { "poll-shrink", "poll-shrink" },
+        { "aio-max-batch", "aio-max-batch" },
+    };
+    guint i, k;
+
+    for (i = 0; i < json_array_get_length(a); i++) {
+        JsonObject *t = json_array_get_object_element(a, i);
+
+        g_string_append_printf(out, "%s:\r\n",
+                               json_object_get_string_member(t, "id"));
+        for (k = 0; k < G_N_ELEMENTS(keys); k++) {
+            g_string_append_printf(out, "  %s=%" G_GINT64_FORMAT "\r\n",
+                                   keys[k][0],
+                                   json_object_get_int_member(t, keys[k][1]));
+        }
+    }
+}
+
+static const struct {
+    const char *name, *qmp, *help;
+    void (*obj)(GString *out, JsonObject *o);
+    void (*arr)(GString *out, JsonArray *a);
+} info_cmds[] = {
+    { "chardev", "query-chardev", "the character devices", NULL,
+      info_chardev },
+    { "cpus", "query-cpus-fast", "each vCPU and its thread", NULL,
+      info_cpus },
+    { "iothreads", "query-iothreads", "the iothread objects", NULL,
+      info_iothreads },
+    { "kvm", "query-kvm", "whether KVM runs the guest", info_kvm, NULL },
+    { "name", "query-name", "the VM's name (-name)", info_name, NULL },
+    { "status", "query-status", "whether the VM runs", info_status, NULL },
+    { "version", "query-version", "the emulator's version", info_version,
+      NULL },
+};
+
+static void hmp_info(GString *out, const char *arg)
+{
+    char **words = g_strsplit_set(arg, " \t", -1);
+    const char *what = NULL, *extra = NULL;
+    size_t i;
+    int w;
+
+    for (w = 0; words[w]; w++) {
+        if (!*words[w]) {
+            continue;
+        }
+        if (!what) {
+            what = words[w];
+        } else if (!extra) {
+            extra = words[w];
+        }
+    }
+    if (!what) {
+        for (i = 0; i < G_N_ELEMENTS(info_cmds); i++) {
+            g_string_append_printf(out, "info %s  -- show %s\r\n",
+                                   info_cmds[i].name, info_cmds[i].help);
+        }
+        goto out;
+    }
+    for (i = 0; i < G_N_ELEMENTS(info_cmds); i++) {
+        JsonNode *n;
+
+        if (strcmp(what, info_cmds[i].name)) {
+            continue;
+        }
+        if (extra) {
+            g_string_append_printf(out, "%s: extraneous characters at the end "
+                                   "of line\r\nTry \"help info %s\" for more "
+                                   "information\r\n", what, what);
+            goto out;
+        }
+        n = qmp_call(out, info_cmds[i].qmp);
+        if (n && info_cmds[i].obj) {
+            info_cmds[i].obj(out, json_node_get_object(n));
+        } else if (n) {
+            info_cmds[i].arr(out, json_node_get_array(n));
+        }
+        if (n) {
+            json_node_unref(n);
+        }
+        goto out;
+    }
+    g_string_append_printf(out, "unknown command: 'info %s'\r\n", what);
+out:
+    g_strfreev(words);
+}
+
+static void hmp_help(GString *out, const char *arg);
+
+static const HMPCommand hmp_cmds[] = {
+    { "cont|c", "", "resume the VM", hmp_cont },
+    { "help|?", "[cmd]", "list the commands, or show one", hmp_help },
+    { "info", "[subcommand]", "show information ('info' lists what)",
+      hmp_info },
+    { "quit|q", "", "end the emulator", hmp_quit },
+    { "stop|s", "", "pause the VM", hmp_stop },
+    { "system_powerdown", "", "press the ACPI power button",
+      hmp_system_powerdown },
+    { "system_reset", "", "reset the machine", hmp_system_reset },
+};
+
+static const HMPCommand *hmp_find(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(hmp_cmds); i++) {
+        char **names = g_strsplit(hmp_cmds[i].names, "|", -1);
+        bool found = g_strv_contains((const char *const *)names, name);
+
+        g_strfreev(names);
+        if (found) {
+            return &hmp_cmds[i];
+        }
+    }
+    return NULL;
+}
+
+static void help_line(GString *out, const HMPCommand *c)
+{
+    g_string_append_printf(out, "%s %s -- %s\r\n", c->names, c->args,
+                           c->help);
+}
+
+static void hmp_help(GString *out, const char *arg)
+{
+    const HMPCommand *c;
+    size_t i;
+
+    if (!*arg) {
+        for (i = 0; i < G_N_ELEMENTS(hmp_cmds); i++) {
+            help_line(out, &hmp_cmds[i]);
+        }
+        return;
+    }
+    if (g_str_has_prefix(arg, "info")) {
+        hmp_info(out, "");
+        return;
+    }
+    c = hmp_find(arg);
+    if (c) {
+        help_line(out, c);
+    } else {
+        g_string_append_printf(out, "unknown command: '%s'\r\n", arg);
+    }
+}
+
+char *hmp_execute(const char *cmdline)
+{
+    GString *out = g_string_new(NULL);
+    char *line = g_strstrip(g_strdup(cmdline));
+    char *sp = line + strcspn(line, " \t");
+    const HMPCommand *c;
+    char *arg;
+
+    if (*line) {
+        arg = *sp ? g_strstrip(g_strdup(sp + 1)) : g_strdup("");
+        *sp = 0;
+        c = hmp_find(line);
+        if (!c) {
+            g_string_append_printf(out, "unknown command: '%s'\r\n", line);
+        } else if (c->fn != hmp_info && c->fn != hmp_help && *arg) {
+            g_string_append_printf(out, "%s: extraneous characters at the "
+                                   "end of line\r\n", line);
+        } else {
+            c->fn(out, arg);
+        }
+        g_free(arg);
+    }
+    g_free(line);
+    return g_string_free(out, FALSE);
+}
+
+/* The monitor on a chardev ---------------------------------------------- */
+
+typedef struct HMPMonitor {
+    Chardev *chr;
+    GString *line;
+} HMPMonitor;
+
+static void hmp_print(HMPMonitor *m, const char *s)
+{
+    qemu_chr_write_all(m->chr, (const uint8_t *)s, strlen(s));
+}
+
+static void hmp_event(void *opaque, ChardevEvent event)
+{
+    HMPMonitor *m = opaque;
+    JsonNode *v;
+    GString *banner;
+    JsonObject *q;
+
+    if (event != CHR_EVENT_OPENED) {
+        return;
+    }
+    g_string_truncate(m->line, 0);
+    banner = g_string_new(NULL);
+    v = qmp_call(banner, "query-version");
+    q = json_object_get_object_member(json_node_get_object(v), "qemu");
+    g_string_printf(banner, "QEMU %" G_GINT64_FORMAT ".%" G_GINT64_FORMAT
+                    ".%" G_GINT64_FORMAT " monitor - type 'help' for more "
+                    "information\r\n(qemu) ",
+                    json_object_get_int_member(q, "major"),
+                    json_object_get_int_member(q, "minor"),
+                    json_object_get_int_member(q, "micro"));
+    json_node_unref(v);
+    hmp_print(m, banner->str);
+    g_string_free(banner, TRUE);
+}
+
+static void hmp_read(void *opaque, const uint8_t *buf, size_t len)
+{
+    HMPMonitor *m = opaque;
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        char c = buf[i];
+
+        if (c == '\r' || c == '\n') {
+            char *out;
+
+            if (c == '\n' && i > 0 && buf[i - 1] == '\r') {
+                continue;
+            }
+            hmp_print(m, "\r\n");
+            out = hmp_execute(m->line->str);
+            g_string_truncate(m->line, 0);
+            hmp_print(m, out);
+            g_free(out);
+            hmp_print(m, "(qemu) ");
+        } else if (c == 0x7f || c == '\b') {
+            if (m->line->len) {
+                g_string_truncate(m->line, m->line->len - 1);
+                hmp_print(m, "\b \b");
+            }
+        } else if ((unsigned char)c >= 0x20 && m->line->len < 4096) {
+            char echo[2] = { c, 0 };
+
+            g_string_append_c(m->line, c);
+            hmp_print(m, echo);
+        }
+    }
+}
+
+bool monitor_init_hmp(Chardev *chr, Error **errp)
+{
+    HMPMonitor *m = g_new0(HMPMonitor, 1);
+    ChardevHandlers h = {
+        .read = hmp_read, .event = hmp_event, .opaque = m,
+    };
+
+    m->chr = chr;
+    m->line = g_string_new(NULL);
+    if (!qemu_chr_set_handlers(chr, &h, errp)) {
+        g_string_free(m->line, TRUE);
+        g_free(m);
+        return false;
+    }
+    return true;
+}
+
+JsonNode *qmp_human_monitor_command(JsonObject *args, Error **errp)
+{
+    const char *cmd = qmp_arg_str(args, "command-line", true, errp);
+    char *out;
+    JsonNode *n;
+
+    if (!cmd) {
+        return NULL;
+    }
+    out = hmp_execute(cmd);
+    n = json_node_init_string(json_node_alloc(), out);
+    g_free(out);
+    return n;
+}
+
+bool qemu_monitor_add(const char *spec, Error **errp)
+{
+    static int count;
+    char *opts, *id;
+    Chardev *chr;
+    bool ok;
+
+    if (!strcmp(spec, "none")) {
+        return true;
+    }
+    opts = qemu_chr_legacy_to_opts(spec);
+    if (!opts) {
+        error_setg(errp, "'%s' is not a valid char driver", spec);
+        return false;
+    }
+    id = g_strdup_printf("compat_monitor_hmp%d", count++);
+    chr = qemu_chr_new_from_str(id, opts, errp);
+    ok = chr && monitor_init_hmp(chr, errp);
+    g_free(id);
+    g_free(opts);
+    return ok;
+}
