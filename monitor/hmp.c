@@ -328,32 +328,37 @@ char *hmp_execute(const char *cmdline)
     return g_string_free(out, FALSE);
 }
 
-/* The monitor on a chardev ---------------------------------------------- */
+/* Sessions: line editing and the prompt, output through a callback ------ */
 
-typedef struct HMPMonitor {
-    Chardev *chr;
+struct HMPSession {
+    HMPWriteFunc *write;
+    void *opaque;
     GString *line;
-} HMPMonitor;
+};
 
-static void hmp_print(HMPMonitor *m, const char *s)
+HMPSession *hmp_session_new(HMPWriteFunc *write, void *opaque)
 {
-    qemu_chr_write_all(m->chr, (const uint8_t *)s, strlen(s));
+    HMPSession *m = g_new0(HMPSession, 1);
+
+    m->write = write;
+    m->opaque = opaque;
+    m->line = g_string_new(NULL);
+    return m;
 }
 
-static void hmp_event(void *opaque, ChardevEvent event)
+static void hmp_print(HMPSession *m, const char *s)
 {
-    HMPMonitor *m = opaque;
-    JsonNode *v;
-    GString *banner;
-    JsonObject *q;
+    m->write(m->opaque, s);
+}
 
-    if (event != CHR_EVENT_OPENED) {
-        return;
-    }
+void hmp_session_banner(HMPSession *m)
+{
+    GString *banner = g_string_new(NULL);
+    JsonNode *v = qmp_call(banner, "query-version");
+    JsonObject *q = json_object_get_object_member(json_node_get_object(v),
+                                                  "qemu");
+
     g_string_truncate(m->line, 0);
-    banner = g_string_new(NULL);
-    v = qmp_call(banner, "query-version");
-    q = json_object_get_object_member(json_node_get_object(v), "qemu");
     g_string_printf(banner, "QEMU %" G_GINT64_FORMAT ".%" G_GINT64_FORMAT
                     ".%" G_GINT64_FORMAT " monitor - type 'help' for more "
                     "information\r\n(qemu) ",
@@ -365,9 +370,8 @@ static void hmp_event(void *opaque, ChardevEvent event)
     g_string_free(banner, TRUE);
 }
 
-static void hmp_read(void *opaque, const uint8_t *buf, size_t len)
+void hmp_session_input(HMPSession *m, const uint8_t *buf, size_t len)
 {
-    HMPMonitor *m = opaque;
     size_t i;
 
     for (i = 0; i < len; i++) {
@@ -399,15 +403,32 @@ static void hmp_read(void *opaque, const uint8_t *buf, size_t len)
     }
 }
 
+/* The monitor on a chardev ---------------------------------------------- */
+
+static void chr_write_str(void *opaque, const char *s)
+{
+    qemu_chr_write_all(opaque, (const uint8_t *)s, strlen(s));
+}
+
+static void hmp_event(void *opaque, ChardevEvent event)
+{
+    if (event == CHR_EVENT_OPENED) {
+        hmp_session_banner(opaque);
+    }
+}
+
+static void hmp_read(void *opaque, const uint8_t *buf, size_t len)
+{
+    hmp_session_input(opaque, buf, len);
+}
+
 bool monitor_init_hmp(Chardev *chr, Error **errp)
 {
-    HMPMonitor *m = g_new0(HMPMonitor, 1);
+    HMPSession *m = hmp_session_new(chr_write_str, chr);
     ChardevHandlers h = {
         .read = hmp_read, .event = hmp_event, .opaque = m,
     };
 
-    m->chr = chr;
-    m->line = g_string_new(NULL);
     if (!qemu_chr_set_handlers(chr, &h, errp)) {
         g_string_free(m->line, TRUE);
         g_free(m);

@@ -12,7 +12,8 @@
  * Ctrl-A escapes below work even while the guest reads nothing.
  *
  * -serial mon:stdio and -nographic add QEMU's Ctrl-A escapes on input:
- * Ctrl-A x quits, Ctrl-A Ctrl-A sends a Ctrl-A.
+ * Ctrl-A x quits, Ctrl-A c switches the keyboard between the guest and
+ * the human monitor (monitor/hmp.c), Ctrl-A Ctrl-A sends a Ctrl-A.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 
 #include "chardev/char.h"
 #include "exec/memory.h"
+#include "monitor/hmp.h"
 #include "hw/char/serial.h"
 #include "hw/irq.h"
 #include "sysemu/device.h"
@@ -48,6 +50,8 @@ typedef struct ISASerialState {
     bool accept_scheduled;
     bool mux_escapes;       /* Ctrl-A commands (mon:stdio) */
     bool escape_pending;    /* the last input byte was Ctrl-A */
+    bool monitor_focus;     /* Ctrl-A c: input goes to the monitor */
+    HMPSession *monitor;    /* created at the first Ctrl-A c */
 } ISASerialState;
 
 static const uint16_t isa_serial_io[MAX_ISA_SERIAL_PORTS] = {
@@ -213,42 +217,75 @@ static void isa_serial_quit(ISASerialState *s)
     qemu_system_shutdown_request(SHUTDOWN_CAUSE_HOST_UI);
 }
 
+static void isa_serial_monitor_write(void *opaque, const char *str)
+{
+    ISASerialState *s = opaque;
+
+    qemu_chr_write_all(s->chr, (const uint8_t *)str, strlen(str));
+}
+
+/* Ctrl-A c: the monitor takes the keyboard, or gives it back */
+static void isa_serial_toggle_monitor(ISASerialState *s)
+{
+    s->monitor_focus = !s->monitor_focus;
+    if (!s->monitor_focus) {
+        return;
+    }
+    if (!s->monitor) {
+        s->monitor = hmp_session_new(isa_serial_monitor_write, s);
+        hmp_session_banner(s->monitor);
+    } else {
+        isa_serial_monitor_write(s, "\r\n(qemu) ");
+    }
+}
+
+/*
+ * Input, on the main thread.  Bytes for the guest collect under the lock;
+ * the monitor and the escapes run without it (they may stop the vCPUs).
+ */
 static void isa_serial_chr_read(void *opaque, const uint8_t *buf,
                                 size_t len)
 {
     ISASerialState *s = opaque;
-    bool quit = false;
     size_t i;
 
-    g_mutex_lock(&s->lock);
     if (!s->mux_escapes) {
+        g_mutex_lock(&s->lock);
         g_byte_array_append(s->in, buf, len);
-    } else {
-        for (i = 0; i < len && !quit; i++) {
-            uint8_t c = buf[i];
+        isa_serial_feed(s);
+        g_mutex_unlock(&s->lock);
+        return;
+    }
+    for (i = 0; i < len; i++) {
+        uint8_t c = buf[i];
 
-            if (!s->escape_pending && c == 0x01) {
-                s->escape_pending = true;
+        if (!s->escape_pending && c == 0x01) {
+            s->escape_pending = true;
+            continue;
+        }
+        if (s->escape_pending) {
+            s->escape_pending = false;
+            if (c == 'x') {
+                isa_serial_quit(s);
+                return;
+            }
+            if (c == 'c') {
+                isa_serial_toggle_monitor(s);
                 continue;
             }
-            if (s->escape_pending) {
-                s->escape_pending = false;
-                if (c == 'x') {
-                    quit = true;
-                    continue;
-                }
-                if (c != 0x01 && c != 'a') {
-                    continue; /* other escapes have no function here */
-                }
-                c = 0x01;
+            if (c != 0x01 && c != 'a') {
+                continue; /* other escapes have no function here */
             }
-            g_byte_array_append(s->in, &c, 1);
+            c = 0x01;
         }
-    }
-    isa_serial_feed(s);
-    g_mutex_unlock(&s->lock);
-    if (quit) {
-        isa_serial_quit(s);
+        if (s->monitor_focus) {
+            hmp_session_input(s->monitor, &c, 1);
+            continue;
+        }
+        g_mutex_lock(&s->lock);
+        g_byte_array_append(s->in, &c, 1);
+        isa_serial_feed(s);
+        g_mutex_unlock(&s->lock);
     }
 }
 

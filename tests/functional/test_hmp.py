@@ -5,6 +5,8 @@
     stop and cont, unknown commands, quit (status 0).  The vCPU thread
     ids exist while -S holds the VM (as in QEMU: libvirt pins them then)
     and match query-cpus-fast;
+  * -nographic's console: Ctrl-A c gives the keyboard to the monitor and
+    back, Ctrl-A x quits;
   * QMP human-monitor-command: its output for the same commands equals
     QEMU 7.2's, byte for byte, where the answer does not depend on the
     build (skipped without QEMU 7.2).
@@ -76,6 +78,37 @@ def check_stdio():
     report("stdio/quit-status-0", status == 0, f"status={status}")
 
 
+def check_nographic_mux():
+    if not kvm_usable():
+        report("nographic # SKIP /dev/kvm not usable", True)
+        return
+    p = subprocess.Popen([BINARY, "-machine", "q35", "-accel", "kvm", "-S",
+                          "-name", "muxvm", "-nographic", "-nodefaults",
+                          "-serial", "mon:stdio"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL)
+    # Monitor, a command; back to the guest, where "info name" is just
+    # input for the guest's COM1; then quit
+    for chunk in (b"\x01c", b"info status\n", b"\x01c", b"info name\n",
+                  b"\x01x"):
+        p.stdin.write(chunk)
+        p.stdin.flush()
+        time.sleep(0.3)
+    try:
+        out, _ = p.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, _ = p.communicate()
+    out = out.decode(errors="replace")
+    report("nographic/ctrl-a-c-to-monitor",
+           out.startswith("QEMU ") and
+           "VM status: paused (prelaunch)\r\n" in out, repr(out[:300]))
+    report("nographic/ctrl-a-c-back-to-guest", "muxvm" not in out,
+           repr(out[-300:]))
+    report("nographic/ctrl-a-x-quits", p.returncode == 0 and
+           "QEMU: Terminated" in out, f"status={p.returncode}")
+
+
 def hmp_outputs(binary, commands):
     with Machine(binary, ["-machine", "q35", "-qtest", "null", "-S",
                           "-name", "cmp"]) as vm:
@@ -110,6 +143,7 @@ def check_vs_qemu72():
 
 def main():
     check_stdio()
+    check_nographic_mux()
     check_vs_qemu72()
     print(f"1..{len(results)}")
     return 0 if all(results) else 1
