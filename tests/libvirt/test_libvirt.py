@@ -311,8 +311,16 @@ def run_native_argv(argv_line, workdir):
             time.sleep(0.05)
         if p.poll() is not None:
             return False, p.stderr.read()
+        # The file exists from bind(); connect() is refused until listen()
         s = socket.socket(socket.AF_UNIX)
-        s.connect(mon)
+        while True:
+            try:
+                s.connect(mon)
+                break
+            except ConnectionRefusedError:
+                if time.time() > end or p.poll() is not None:
+                    raise
+                time.sleep(0.02)
         f = s.makefile("rwb")
         f.readline()
         replies = []
@@ -454,9 +462,13 @@ def test_lifecycle(emb):
 
 def test_iothreads(emb):
     """<iothreads>: libvirt writes -object iothread and reads the threads'
-    ids back with query-iothreads (to pin them)."""
+    ids back with query-iothreads (to pin them).  The same domain answers
+    virsh qemu-monitor-command --hmp and pins a vCPU thread."""
     import libvirt
-    xml = domain_xml("iothr", "pc-q35-8.0", extra="\n  <iothreads>2</iothreads>")
+    import libvirt_qemu
+    xml = domain_xml("iothr", "pc-q35-8.0",
+                     cmdline="exit=acpi all-cpus wait-powerbtn",
+                     extra="\n  <iothreads>2</iothreads>")
     try:
         dom = emb.conn.createXML(xml, 0)
     except libvirt.libvirtError as e:
@@ -468,6 +480,25 @@ def test_iothreads(emb):
           sorted(i[0] for i in info) == [1, 2] and
           "iothread,id=iothread1" in log.replace('"', "").replace(":", "="),
           f"{info} {log[-800:]}")
+    try:
+        hmp = libvirt_qemu.qemuMonitorCommand(dom, "info status", 1)
+    except libvirt.libvirtError as e:
+        hmp = str(e)
+    check("hmp/qemu-monitor-command", hmp == "VM status: running\r\n",
+          repr(hmp))
+    # The thread ids libvirt pins are the vCPUs' own threads: pinning
+    # vCPU 0 to host CPU 0 restricts that thread and not the main thread
+    if os.cpu_count() and os.cpu_count() > 1:
+        reply = json.loads(libvirt_qemu.qemuMonitorCommand(
+            dom, '{"execute":"query-cpus-fast"}', 0))
+        tid = reply["return"][0]["thread-id"]
+        ok = dom.pinVcpu(0, (True,)) == 0
+        with open(f"/proc/{tid}/status") as f:
+            tgid = int(re.search(r"Tgid:\s+(\d+)", f.read()).group(1))
+        check("vcpu-pin/thread-affinity",
+              ok and tid != tgid and os.sched_getaffinity(tid) == {0} and
+              os.sched_getaffinity(tgid) != {0},
+              f"tid={tid} main={tgid} {os.sched_getaffinity(tid)}")
     dom.destroy()
 
 
