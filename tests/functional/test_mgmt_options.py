@@ -27,7 +27,17 @@ def check(name, ok, detail=""):
 class Qmp:
     def __init__(self, path):
         self.s = socket.socket(socket.AF_UNIX)
-        self.s.connect(path)
+        # The socket file exists from bind(); connect() is refused until
+        # listen()
+        end = time.time() + 10
+        while True:
+            try:
+                self.s.connect(path)
+                break
+            except ConnectionRefusedError:
+                if time.time() > end:
+                    raise
+                time.sleep(0.02)
         self.f = self.s.makefile("rwb")
         self.greeting = self.f.readline()
         self.cmd("qmp_capabilities")
