@@ -98,8 +98,9 @@ JsonNode *qmp_query_qmp_schema(JsonObject *args, Error **errp)
 }
 
 /*
- * Always an array: [] for a type this build lacks (libvirt 9.0 crashes on
- * an error for memory-backend-file, which it asks about unconditionally).
+ * QEMU's DeviceNotFound for an unknown type, except [] for
+ * memory-backend-file: libvirt 9.0 asks about it unconditionally and
+ * crashes on an error (QEMU always has it; this build does not).
  */
 JsonNode *qmp_qom_list_properties(JsonObject *args, Error **errp)
 {
@@ -112,8 +113,13 @@ JsonNode *qmp_qom_list_properties(JsonObject *args, Error **errp)
     if (!name) {
         return NULL;
     }
-    arr = json_array_new();
     oc = object_class_by_name(name);
+    if (!oc && strcmp(name, "memory-backend-file")) {
+        error_set(errp, ERROR_CLASS_DEVICE_NOT_FOUND, "Class '%s' not found",
+                  name);
+        return NULL;
+    }
+    arr = json_array_new();
     if (oc) {
         props = object_class_property_list(oc);
         for (i = 0; i < props->len; i++) {
