@@ -21,6 +21,7 @@
 #include "hw/char/serial.h"
 #include "hw/input/i8042.h"
 #include "hw/misc/debugexit.h"
+#include "hw/misc/pvpanic.h"
 #include "hw/pci-host/pc-pci-host.h"
 #include "hw/rtc/mc146818rtc.h"
 #include "exec/memory.h"
@@ -71,6 +72,13 @@ static const DeviceModel device_models[] = {
         {
             { "iobase", "uint32", "", "1281" },
             { "iosize", "uint32", "", "2" },
+        },
+    },
+    {
+        "pvpanic", "Misc devices", "ISA", pvpanic_create,
+        {
+            { "ioport", "uint16", "", "1285" },
+            { "events", "uint8", "", "3" },
         },
     },
     {

@@ -153,6 +153,8 @@ typedef enum RequestKind {
     REQ_SHUTDOWN,
     REQ_RESET,
     REQ_POWERDOWN,
+    REQ_PANICKED,
+    REQ_CRASHLOADED,
 } RequestKind;
 
 typedef struct Request {
@@ -173,6 +175,12 @@ static gboolean request_cb(gpointer opaque)
         break;
     case REQ_POWERDOWN:
         qemu_system_powerdown_request();
+        break;
+    case REQ_PANICKED:
+        qemu_system_guest_panicked();
+        break;
+    case REQ_CRASHLOADED:
+        qemu_system_guest_crashloaded();
         break;
     }
     g_free(r);
@@ -250,6 +258,40 @@ void qemu_system_powerdown_request(void)
     if (machine_powerdown) {
         machine_powerdown();
     }
+}
+
+static JsonNode *panic_action(const char *action)
+{
+    JsonObject *d = json_object_new();
+    JsonNode *n;
+
+    json_object_set_string_member(d, "action", action);
+    n = json_node_init_object(json_node_alloc(), d);
+    json_object_unref(d);
+    return n;
+}
+
+void qemu_system_guest_panicked(void)
+{
+    if (g_atomic_int_get(&shutdown_requested) ||
+        defer_to_main(REQ_PANICKED, SHUTDOWN_CAUSE_GUEST_PANIC)) {
+        return;
+    }
+    qmp_event_send("GUEST_PANICKED",
+                   panic_action(no_shutdown ? "pause" : "poweroff"));
+    vm_stop(RUN_STATE_GUEST_PANICKED);
+    if (!no_shutdown) {
+        qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_PANIC);
+    }
+}
+
+void qemu_system_guest_crashloaded(void)
+{
+    if (g_atomic_int_get(&shutdown_requested) ||
+        defer_to_main(REQ_CRASHLOADED, SHUTDOWN_CAUSE_NONE)) {
+        return;
+    }
+    qmp_event_send("GUEST_CRASHLOADED", panic_action("run"));
 }
 
 bool qemu_shutdown_requested(void)

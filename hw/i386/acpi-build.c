@@ -12,6 +12,7 @@
 
 #include "hw/i386/acpi-build.h"
 #include "hw/acpi/pm.h"
+#include "hw/misc/pvpanic.h"
 #include "exec/memory.h"
 
 /* QEMU's values; OEM ID and table ID are the x-oem-id/x-oem-table-id
@@ -310,6 +311,32 @@ static void aml_append_pkglength(GByteArray *t, size_t len)
     }
 }
 
+/*
+ * Device (PEVT) { Name (_HID, "QEMU0001"); Name (_CRS, ResourceTemplate ()
+ * { IO (Decode16, port, port, 1, 1) }) }: the pvpanic port
+ */
+static void dsdt_append_pvpanic(GByteArray *sb, uint16_t port)
+{
+    const uint8_t dev[] = {
+        0x5b, 0x82,                 /* ExtOpPrefix + DeviceOp */
+        0x27,                       /* PkgLength: 39 bytes incl. this one */
+        'P', 'E', 'V', 'T',
+        0x08, '_', 'H', 'I', 'D',   /* NameOp _HID */
+        0x0d, 'Q', 'E', 'M', 'U', '0', '0', '0', '1', 0x00,  /* String */
+        0x08, '_', 'C', 'R', 'S',   /* NameOp _CRS */
+        0x11,                       /* BufferOp */
+        0x0d,                       /* PkgLength: 13 bytes incl. this one */
+        0x0a, 0x0a,                 /* BufferSize: BytePrefix, 10 */
+        0x47, 0x01,                 /* I/O port descriptor, 16-bit decode */
+        port & 0xff, port >> 8,     /* range minimum base */
+        port & 0xff, port >> 8,     /* range maximum base */
+        0x01, 0x01,                 /* alignment 1, length 1 */
+        0x79, 0x00,                 /* End tag */
+    };
+
+    append(sb, dev, sizeof(dev));
+}
+
 static GByteArray *build_dsdt(AcpiBuild *b)
 {
     /* Revision 2: AML integers are 64 bits */
@@ -327,6 +354,9 @@ static GByteArray *build_dsdt(AcpiBuild *b)
         append(sb, dsdt_pci0_i440fx, sizeof(dsdt_pci0_i440fx));
     }
     append(sb, dsdt_com1, sizeof(dsdt_com1));
+    if (pvpanic_port() >= 0) {
+        dsdt_append_pvpanic(sb, pvpanic_port());
+    }
     append8(t, 0x10);           /* ScopeOp */
     aml_append_pkglength(t, sb->len);
     append(t, sb->data, sb->len);

@@ -69,6 +69,15 @@ void qemu_set_exit_status(int status);
  */
 void qemu_system_reset_request(ShutdownCause cause);
 void qemu_system_powerdown_request(void);
+/*
+ * pvpanic: the guest panicked.  As QEMU's default panic action: emits
+ * GUEST_PANICKED (action poweroff), STOP and SHUTDOWN (guest-panic) and
+ * ends; under -no-shutdown, GUEST_PANICKED (action pause) and STOP, and
+ * the VM stays in guest-panicked.
+ */
+void qemu_system_guest_panicked(void);
+/* pvpanic: a crash kernel loaded; GUEST_CRASHLOADED (action run) */
+void qemu_system_guest_crashloaded(void);
 void runstate_set_machine_hooks(void (*reset)(ShutdownCause cause),
                                 void (*powerdown)(void));
 void runstate_set_no_reboot(bool on);

@@ -6,6 +6,7 @@
  * <machine>-<cpus>cpu-<SIG>.dat, ready for `iasl -d`.
  */
 #include <glib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "exec/memory.h"
@@ -13,6 +14,8 @@
 #include "hw/boards.h"
 #include "hw/i386/acpi-build.h"
 #include "hw/irq.h"
+#include "hw/misc/pvpanic.h"
+#include "qemu/option.h"
 #include "sysemu/runstate.h"
 
 #define TEST_RAM_SIZE (2 * 1024 * 1024)
@@ -22,6 +25,8 @@ typedef struct TablesCase {
     const char *machine;
     unsigned cpus;
     bool q35;
+    uint16_t pvpanic;           /* its port, 0: no pvpanic */
+    const char *oem_id;         /* x-oem-id, NULL: QEMU's default */
 } TablesCase;
 
 static const TablesCase tables_cases[] = {
@@ -30,6 +35,12 @@ static const TablesCase tables_cases[] = {
     { "pc-i440fx/1cpu",   "pc-i440fx-8.0",  1,   false },
     { "pc-i440fx/4cpu",   "pc-i440fx-8.0",  4,   false },
     { "pc-q35/288cpu",    "pc-q35-8.0",     288, true },   /* x2APIC */
+    { "pc-i440fx/x-oem-id", "pc-i440fx-8.0", 1,   false, 0, "ABC" },
+};
+
+/* Last, as a pvpanic cannot be removed: the DSDT then describes it */
+static const TablesCase pvpanic_case = {
+    "pc-q35/pvpanic", "pc-q35-8.0", 1, true, 0x700, NULL,
 };
 
 /* ------------------------------------------------------------------ */
@@ -165,6 +176,10 @@ static size_t aml_data_len(const uint8_t *p, const uint8_t *end)
         return 5;
     case 0x0e:                          /* QWordPrefix */
         return 9;
+    case 0x0d:                          /* StringPrefix ... NUL */
+        n = strnlen((const char *)p + 1, end - p - 1);
+        g_assert_true(p + 1 + n < end);
+        return n + 2;
     case 0x11: case 0x12:               /* Buffer, Package */
         return 1 + aml_pkglength(p + 1, &n);
     }
@@ -217,7 +232,7 @@ static void check_dsdt(const TablesCase *c, const uint8_t *dsdt)
 
     g_assert_cmpuint(dsdt[8], ==, 2);
     aml_walk(dsdt + 36, end, &s5, &devices);
-    g_assert_cmpuint(devices, ==, 2);               /* PCI0, COM1 */
+    g_assert_cmpuint(devices, ==, 2 + !!c->pvpanic); /* PCI0, COM1, PEVT */
 
     /* Package (2) { BytePrefix S5, BytePrefix S5 } */
     g_assert_nonnull(s5);
@@ -230,6 +245,17 @@ static void check_dsdt(const TablesCase *c, const uint8_t *dsdt)
 
     g_assert_cmpint(memmem(dsdt, len, pnp0a08, 5) != NULL, ==, c->q35);
     g_assert_nonnull(memmem(dsdt, len, "COM1", 4));
+    if (c->pvpanic) {
+        /* _HID "QEMU0001" and an I/O descriptor for the port */
+        static const uint8_t hid[] = "\x0dQEMU0001";
+        const uint8_t io[] = { 0x47, 0x01, c->pvpanic & 0xff,
+                               c->pvpanic >> 8, c->pvpanic & 0xff,
+                               c->pvpanic >> 8, 0x01, 0x01 };
+
+        g_assert_nonnull(memmem(dsdt, len, "PEVT", 4));
+        g_assert_nonnull(memmem(dsdt, len, hid, sizeof(hid)));
+        g_assert_nonnull(memmem(dsdt, len, io, sizeof(io)));
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -328,6 +354,13 @@ static void test_tables(gconstpointer data)
     Error *err = NULL;
     unsigned i, n;
 
+    char oem_id[7];
+
+    if (c->oem_id) {
+        g_assert_true(object_property_parse(OBJECT(ms), "x-oem-id",
+                                            c->oem_id, &err));
+    }
+    snprintf(oem_id, sizeof(oem_id), "%-6s", c->oem_id ? c->oem_id : "BOCHS");
     memset(ram(), 0, TEST_RAM_SIZE);
     g_assert_true(acpi_build_tables(ms, &rsdp_addr, &err));
     g_assert_null(err);
@@ -375,7 +408,28 @@ static void test_tables(gconstpointer data)
 
     check_fadt(c, fadt);
     check_madt(c, madt);
+    /* QEMU's OEM fields (x-oem-id, x-oem-table-id), space padded */
+    g_assert_cmpmem(rsdp + 9, 6, oem_id, 6);
+    for (i = 0; i < 4; i++) {
+        const uint8_t *t = (const uint8_t *[]){ xsdt, rsdt, fadt, madt }[i];
+
+        g_assert_cmpmem(t + 10, 6, oem_id, 6);
+        g_assert_cmpmem(t + 16, 8, "BXPC    ", 8);
+        g_assert_cmpmem(t + 28, 4, "BXPC", 4);
+    }
     object_unref(OBJECT(ms));
+}
+
+static void test_tables_pvpanic(void)
+{
+    Error *err = NULL;
+    QemuOpts *opts = qemu_opts_parse("ioport=0x700", NULL, &err);
+
+    g_assert_nonnull(opts);
+    g_assert_true(pvpanic_create(opts, NULL, &err));
+    g_assert_cmpint(pvpanic_port(), ==, 0x700);
+    qemu_opts_free(opts);
+    test_tables(&pvpanic_case);
 }
 
 static void test_tables_acpi_off(void)
@@ -621,5 +675,7 @@ int main(int argc, char **argv)
     g_test_add_func("/acpi/pm/timer", test_pm_timer);
     /* Last: a shutdown request cannot be taken back */
     g_test_add_func("/acpi/pm/board", test_pm_board);
+    /* After every other table test: a pvpanic cannot be removed */
+    g_test_add_func("/acpi/pvpanic/tables", test_tables_pvpanic);
     return g_test_run();
 }
