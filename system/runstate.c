@@ -148,6 +148,8 @@ static JsonNode *cause_data(ShutdownCause cause)
     return n;
 }
 
+static void guest_panicked(bool from_vcpu);
+
 /* Requests from other threads, carried out by the main loop */
 typedef enum RequestKind {
     REQ_SHUTDOWN,
@@ -177,7 +179,9 @@ static gboolean request_cb(gpointer opaque)
         qemu_system_powerdown_request();
         break;
     case REQ_PANICKED:
-        qemu_system_guest_panicked();
+        if (!g_atomic_int_get(&shutdown_requested)) {
+            guest_panicked(true);
+        }
         break;
     case REQ_CRASHLOADED:
         qemu_system_guest_crashloaded();
@@ -271,18 +275,30 @@ static JsonNode *panic_action(const char *action)
     return n;
 }
 
+/*
+ * from_vcpu: a guest's panic arrives from a vCPU thread.  QEMU then only
+ * requests the stop, and its main loop ends before carrying it out, so
+ * with the poweroff action no STOP is sent (from qtest it is).
+ */
+static void guest_panicked(bool from_vcpu)
+{
+    qmp_event_send("GUEST_PANICKED",
+                   panic_action(no_shutdown ? "pause" : "poweroff"));
+    if (no_shutdown || !from_vcpu) {
+        vm_stop(RUN_STATE_GUEST_PANICKED);
+    }
+    if (!no_shutdown) {
+        qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_PANIC);
+    }
+}
+
 void qemu_system_guest_panicked(void)
 {
     if (g_atomic_int_get(&shutdown_requested) ||
         defer_to_main(REQ_PANICKED, SHUTDOWN_CAUSE_GUEST_PANIC)) {
         return;
     }
-    qmp_event_send("GUEST_PANICKED",
-                   panic_action(no_shutdown ? "pause" : "poweroff"));
-    vm_stop(RUN_STATE_GUEST_PANICKED);
-    if (!no_shutdown) {
-        qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_PANIC);
-    }
+    guest_panicked(false);
 }
 
 void qemu_system_guest_crashloaded(void)

@@ -71,9 +71,10 @@ void qemu_system_reset_request(ShutdownCause cause);
 void qemu_system_powerdown_request(void);
 /*
  * pvpanic: the guest panicked.  As QEMU's default panic action: emits
- * GUEST_PANICKED (action poweroff), STOP and SHUTDOWN (guest-panic) and
- * ends; under -no-shutdown, GUEST_PANICKED (action pause) and STOP, and
- * the VM stays in guest-panicked.
+ * GUEST_PANICKED (action poweroff), STOP (only when not called from a
+ * vCPU, as in QEMU) and SHUTDOWN (guest-panic), and ends; under
+ * -no-shutdown, GUEST_PANICKED (action pause) and STOP, and the VM stays
+ * in guest-panicked.
  */
 void qemu_system_guest_panicked(void);
 /* pvpanic: a crash kernel loaded; GUEST_CRASHLOADED (action run) */

@@ -5,7 +5,10 @@ Both binaries run the same command line with -qtest on a socket (no guest
 and no KVM needed) and a QMP monitor: the port reads the supported events,
 a write of 1 (panicked) gives QEMU's events and run state with and
 without -no-shutdown, a write of 2 (crash kernel loaded) its event; bad
-properties give its errors.  Skips (77) without QEMU 7.2.
+properties give its errors.  Then, under KVM, the default test guest
+panics through the port (exit=panic) under both binaries, found there by
+scanning nothing but its own command line, and the QMP events and exit
+status must be the same.  Skips (77) without QEMU 7.2.
 """
 
 import os
@@ -16,7 +19,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
-from qmp_machine import Machine, run  # noqa: E402
+from qmp_machine import Machine, kvm_usable, run  # noqa: E402
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
@@ -78,6 +81,37 @@ def session(binary, device, extra, writes, port=0x505):
         os.rmdir(d)
 
 
+GUEST = os.path.join(os.path.dirname(os.path.abspath(BINARY)), "tests",
+                     "guest", "default.elf")
+
+
+def guest_session(binary, extra):
+    """A real guest panics: ([(event, data)] in order, the run state if
+    the process stayed, its exit status if it ended)"""
+    vm = Machine(binary, ["-machine", "pc-q35-7.2", "-accel", "kvm",
+                          "-device", "pvpanic", "-kernel", GUEST,
+                          "-append", "exit=panic", "-S"] + extra)
+    try:
+        vm.launch()
+        vm.cmd("cont")
+        events, status, code = [], None, None
+        vm.timeout = 60
+        try:
+            while True:
+                msg = vm._read_message()
+                if "event" not in msg or msg["event"] == "RESUME":
+                    continue
+                events.append((msg["event"], msg.get("data")))
+                if "-no-shutdown" in extra and msg["event"] == "STOP":
+                    status = vm.cmd("query-status")["status"]
+                    break
+        except (OSError, EOFError, ValueError):
+            code = vm.proc.wait(timeout=10)
+        return events, status, code
+    finally:
+        vm.shutdown()
+
+
 def main():
     if not os.access(ORACLE, os.X_OK):
         print(f"SKIP: QEMU 7.2 not found at {ORACLE}")
@@ -103,6 +137,16 @@ def main():
         report(f"error/{device}", a[0] == b[0] == 1 and
                a[2].strip().splitlines()[-1] ==
                b[2].strip().splitlines()[-1], f"ours={a} qemu72={b}")
+    if kvm_usable() and os.path.exists(GUEST):
+        for extra in ([], ["-no-shutdown"]):
+            a = guest_session(BINARY, extra)
+            b = guest_session(ORACLE, extra)
+            report(f"guest-panics{''.join(extra) or '/default'}",
+                   a == b and a[0][:1] and
+                   a[0][0][0] == "GUEST_PANICKED",
+                   f"ours={a} qemu72={b}")
+    else:
+        report("guest-panics # SKIP /dev/kvm or the test guest missing", True)
     args = ["-machine", "pc-q35-7.2", "-display", "none", "-nodefaults",
             "-S", "-qtest", "null", "-device", "pvpanic", "-device",
             "pvpanic"]

@@ -368,6 +368,13 @@ static void debug_exit(int code)
 NORETURN void guest_exit(int code)
 {
     enum exit_method m = default_exit_method;
+    if (cmdline_is("exit", "panic")) {
+        /* pvpanic: "panicked"; what follows is the emulator's business */
+        u16 port = (u16)cmdline_uint("panic-port", 0x505);
+        printf("EXIT code=%d via pvpanic port 0x%x\n", code, port);
+        outb(port, 1);
+        halt_forever();
+    }
     if (cmdline_is("exit", "acpi")) {
         m = EXIT_ACPI;
     } else if (cmdline_is("exit", "debug") || cmdline_has("exit-port")) {

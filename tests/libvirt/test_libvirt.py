@@ -109,7 +109,7 @@ def ensure_libvirt():
 
 def domain_xml(name, machine, features="", cmdline="exit=acpi all-cpus",
                usb=False, serial=True, kernel=None, on_poweroff="destroy",
-               extra=""):
+               extra="", devices=""):
     return f"""<domain type='kvm'>
   <name>{name}</name>
   <memory unit='MiB'>128</memory>
@@ -125,7 +125,7 @@ def domain_xml(name, machine, features="", cmdline="exit=acpi all-cpus",
     <emulator>{BINARY}</emulator>
     {'' if usb else "<controller type='usb' model='none'/>"}
     {"<serial type='pty'/>" if serial else ''}
-    <memballoon model='none'/>
+    <memballoon model='none'/>{devices}
   </devices>
 </domain>
 """
@@ -502,6 +502,43 @@ def test_iothreads(emb):
     dom.destroy()
 
 
+def test_panic(emb):
+    """<panic model='isa'/>: the guest reports a panic through pvpanic and
+    libvirt's <on_crash>destroy</on_crash> ends the domain as crashed."""
+    import libvirt
+    xml = domain_xml("panic", "pc-q35-8.0", cmdline="exit=panic",
+                     devices="\n    <panic model='isa'>"
+                             "<address type='isa' iobase='0x505'/></panic>")
+    xml = xml.replace("</on_poweroff>",
+                      "</on_poweroff>\n  <on_crash>destroy</on_crash>")
+    events = []
+
+    def on_event(conn, dom, event, detail, opaque):
+        events.append((event, detail))
+
+    cb = emb.conn.domainEventRegisterAny(
+        None, libvirt.VIR_DOMAIN_EVENT_ID_LIFECYCLE, on_event, None)
+    try:
+        dom = emb.conn.createXML(xml, 0)
+    except libvirt.libvirtError as e:
+        emb.conn.domainEventDeregisterAny(cb)
+        check("panic/starts", False, str(e) + emb.log("panic")[-1500:])
+        return
+    end = time.time() + 30
+    while time.time() < end and not any(
+            e == (libvirt.VIR_DOMAIN_EVENT_STOPPED,
+                  libvirt.VIR_DOMAIN_EVENT_STOPPED_CRASHED) for e in events):
+        time.sleep(0.1)
+    emb.conn.domainEventDeregisterAny(cb)
+    log = emb.log("panic")
+    check("panic/argv", "pvpanic" in log, log[-800:])
+    check("panic/crashed-and-destroyed",
+          (libvirt.VIR_DOMAIN_EVENT_CRASHED,
+           libvirt.VIR_DOMAIN_EVENT_CRASHED_PANICKED) in events and
+          not any(d.name() == "panic" for d in emb.conn.listAllDomains()),
+          f"events={events} {log[-800:]}")
+
+
 def test_guest_powerbutton_output(emb):
     """The guest's own reaction to the power button: its serial output,
     read by a thread blocked in poll() on the pty (a pty drops unread
@@ -589,6 +626,7 @@ def main():
         test_pv_features(emb)
         test_lifecycle(emb)
         test_iothreads(emb)
+        test_panic(emb)
         test_guest_powerbutton_output(emb)
         test_hyperv(emb)
     finally:
