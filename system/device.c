@@ -20,6 +20,7 @@
 
 #include "hw/char/serial.h"
 #include "hw/input/i8042.h"
+#include "hw/audio/pcspk.h"
 #include "hw/misc/debugexit.h"
 #include "hw/misc/pvpanic.h"
 #include "hw/pci-host/pc-pci-host.h"
@@ -426,7 +427,8 @@ bool pc_devices_create(MachineState *ms, Error **errp)
     if (!pc_pci_host_create(q35 ? PC_HOST_Q35_MCH : PC_HOST_I440FX, errp) ||
         !rtc_isa_create(below_4g, ms->ram_size - below_4g, ms->smp.cpus,
                         errp) ||
-        (ms->i8042 && !i8042_create(errp)) || !port92_create(errp)) {
+        (ms->i8042 && !i8042_create(errp)) || !port92_create(errp) ||
+        !pcspk_create(errp)) {
         return false;
     }
     /* QEMU's default serial port yields to any serial the user asked for */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/kvm.h>
 
@@ -28,6 +29,7 @@
 typedef struct KVMState {
     int fd;
     int vm_fd;
+    bool pit;           /* the in-kernel PIT exists */
     int run_size;
     void *ram;
     uint64_t ram_size;
@@ -139,7 +141,80 @@ static bool kvm_create_irqchip(KVMState *s, KernelIrqchip mode, bool pit,
         error_setg(errp, "Create kernel PIT failed: %s", strerror(errno));
         return false;
     }
+    s->pit = pit;
     return true;
+}
+
+/*
+ * Channel 2 of the in-kernel PIT, for port 0x61 (KVM_PIT_SPEAKER_DUMMY
+ * leaves that port to us).  OUT follows the 8254's modes from the time
+ * the count was loaded; KVM keeps that time on CLOCK_MONOTONIC.
+ */
+#define PIT_FREQ 1193182
+
+static int64_t monotonic_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static bool pit_ch2_state(struct kvm_pit_state2 *st)
+{
+    return kvm_state && kvm_state->pit &&
+           ioctl(kvm_state->vm_fd, KVM_GET_PIT2, st) == 0;
+}
+
+bool kvm_pit_ch2_get(bool *gate, bool *out)
+{
+    struct kvm_pit_state2 st;
+    struct kvm_pit_channel_state *c = &st.channels[2];
+    uint64_t count, d;
+    int64_t elapsed;
+
+    if (!pit_ch2_state(&st)) {
+        return false;
+    }
+    count = c->count ? c->count : 0x10000;
+    elapsed = monotonic_ns() - c->count_load_time;
+    d = elapsed > 0 ? (uint64_t)((__int128)elapsed * PIT_FREQ / 1000000000)
+                    : 0;
+    switch (c->mode) {
+    case 0:
+        *out = d >= count;
+        break;
+    case 1:
+        *out = d < count;
+        break;
+    case 2:
+        *out = d % count == 0 && d;
+        break;
+    case 3:
+        *out = d % count < (count + 1) / 2;
+        break;
+    default:            /* 4, 5: a strobe at the terminal count */
+        *out = d == count;
+        break;
+    }
+    *gate = c->gate;
+    return true;
+}
+
+bool kvm_pit_ch2_set_gate(bool gate)
+{
+    struct kvm_pit_state2 st;
+    struct kvm_pit_channel_state *c = &st.channels[2];
+
+    if (!pit_ch2_state(&st)) {
+        return false;
+    }
+    /* A rising gate restarts the count in modes 1, 2, 3 and 5 */
+    if (!c->gate && gate && c->mode != 0 && c->mode != 4) {
+        c->count_load_time = monotonic_ns();
+    }
+    c->gate = gate;
+    return ioctl(kvm_state->vm_fd, KVM_SET_PIT2, &st) == 0;
 }
 
 /*

@@ -22,6 +22,12 @@ bool kvm_enabled(void);
  * VM with the irqchip ms->kernel_irqchip asks for, and its RAM.
  */
 bool kvm_init(MachineState *ms, Error **errp);
+/*
+ * Channel 2 of the in-kernel PIT (port 0x61's gate and OUT bits); false
+ * when there is none (qtest, kernel-irqchip=off|split, pit=off)
+ */
+bool kvm_pit_ch2_get(bool *gate, bool *out);
+bool kvm_pit_ch2_set_gate(bool gate);
 /* Validates one -accel kvm,KEY=VALUE option (QEMU's kvm-accel props) */
 bool kvm_accel_check_option(const char *key, const char *value,
                             Error **errp);

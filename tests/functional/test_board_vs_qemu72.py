@@ -9,7 +9,8 @@ and no KVM are needed:
   * RAM layout: the CMOS bytes a guest's firmware reads for the RAM below
     and above 4 GiB (0x30/0x31, 0x34/0x35, 0x5b-0x5d), for RAM sizes around
     each board's split points, with and without max-ram-below-4g;
-  * i8042=off: nothing answers the keyboard controller's status port.
+  * i8042=off: nothing answers the keyboard controller's status port;
+  * port 0x61 (PC speaker control, PIT channel 2 gate and OUT).
 
 Then the machine properties: every board property this tree has must read
 back (qom-get) as QEMU's after init, for default and user-set values.
@@ -129,6 +130,17 @@ def check_i8042():
                f"ours={a} qemu72={b}")
 
 
+def check_port61():
+    """Port 0x61 without a PIT in the kernel: gate and speaker bits read
+    back, the refresh bit toggles, OUT reads 1"""
+    cmds = ["inb 0x61", "inb 0x61", "outb 0x61 0x3", "inb 0x61",
+            "inb 0x61", "outb 0x61 0x0", "inb 0x61"]
+    for machine in ("pc-q35-7.2", "pc-i440fx-7.2"):
+        a = qtest_session(BINARY, machine, 128, "", cmds)
+        b = qtest_session(ORACLE, machine, 128, "", cmds)
+        report(f"port-0x61/{machine}", a == b, f"ours={a} qemu72={b}")
+
+
 def props_of(binary, machine, extra):
     with Machine(binary, ["-machine", machine + extra, "-qtest", "null",
                           "-S"]) as vm:
@@ -152,6 +164,7 @@ def main():
         return 77
     check_layouts()
     check_i8042()
+    check_port61()
     check_props()
     print(f"1..{len(results)}")
     return 0 if all(results) else 1

@@ -6,7 +6,9 @@ with the same machine type, CPU model and -smp, and every CPUID leaf and
 subleaf it prints must be equal: cache leaves, topology, the KVM leaves,
 and on PVM hosts the leaves the host hands through.  pc-*-8.0 is compared
 with QEMU 7.2's pc-*-7.2 and may differ only in kvm-pv-unhalt
-(0x40000001.EAX bit 7).  Skips (77) without /dev/kvm or QEMU 7.2.
+(0x40000001.EAX bit 7).  The default guest also times PIT channel 2
+through port 0x61 (gate, OUT before and after the count) under both.
+Skips (77) without /dev/kvm or QEMU 7.2.
 """
 
 import concurrent.futures
@@ -63,6 +65,22 @@ def guest_cpuid(binary, machine, cpu, smp):
     return table, None
 
 
+def guest_pit_ch2(binary, machine):
+    """The default guest's PIT-CH2 line, or an error"""
+    argv = [binary, "-machine", f"{machine},accel=kvm", "-m", "128",
+            "-nodefaults", "-display", "none", "-serial", "stdio",
+            "-kernel", os.path.join(os.path.dirname(GUEST), "default.elf"),
+            "-append", "exit=acpi pit-ch2"]
+    try:
+        p = subprocess.run(argv, stdin=subprocess.DEVNULL,
+                           capture_output=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return "timeout"
+    out = p.stdout.decode(errors="replace")
+    m = re.search(r"PIT-CH2 [^\r\n]*", out)
+    return m.group(0) if m else f"status {p.returncode}: {out[-200:]!r}"
+
+
 def main():
     if not kvm_usable():
         print("SKIP: /dev/kvm is not usable here")
@@ -110,6 +128,15 @@ def main():
             for d in diffs[:6]:
                 print(f"#   {d}")
             failures += bool(diffs)
+    for machine in ("pc-q35-7.2", "pc-i440fx-7.2"):
+        n += 1
+        a, b = guest_pit_ch2(BINARY, machine), guest_pit_ch2(ORACLE, machine)
+        ok = a == b and a.startswith("PIT-CH2")
+        print(f"{'ok' if ok else 'not ok'} {n} - "
+              f"x86/guest-vs-qemu72/{machine}/port-0x61-pit-ch2")
+        if not ok:
+            print(f"#   ours: {a!r} qemu72: {b!r}")
+        failures += not ok
     print(f"1..{n}")
     return 1 if failures else 0
 

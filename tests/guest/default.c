@@ -3,11 +3,32 @@
  * booted with, and which KVM paravirtual features its own CPUID shows:
  *   PV features: kvmclock=on ... kvm-pv-eoi=on kvm-pv-unhalt=off ...
  * then GUEST-DONE, and powers off through ACPI (exit=debug or exit-port=
- * select isa-debug-exit instead).
+ * select isa-debug-exit instead).  With pit-ch2, first times PIT channel 2
+ * through port 0x61 as Linux's TSC calibration does:
+ *   PIT-CH2 gate=1 out-before=0 out-rose=yes
  */
 #include "lib.h"
 
 const char guest_name[] = "default";
+
+/* Gate on, speaker off; mode 0 with a 0x1000 count (3.4 ms); OUT rises */
+static void pit_ch2(void)
+{
+    u32 polls = 0;
+    u8 gate, before;
+
+    outb(0x61, (inb(0x61) & ~0x02) | 0x01);
+    gate = inb(0x61) & 1;
+    outb(0x43, 0xb0);           /* channel 2, lobyte/hibyte, mode 0 */
+    outb(0x42, 0x00);
+    outb(0x42, 0x10);
+    before = (inb(0x61) >> 5) & 1;
+    while (!(inb(0x61) & 0x20) && polls < 10000000) {
+        polls++;
+    }
+    printf("PIT-CH2 gate=%u out-before=%u out-rose=%s\n", gate, before,
+           (inb(0x61) & 0x20) ? "yes" : "no");
+}
 
 int guest_main(void)
 {
@@ -57,6 +78,9 @@ int guest_main(void)
                           eax & (1u << kvm_feature_names[i].bit) ? "on" : "off");
         }
         printf("%s\n", line);
+    }
+    if (cmdline_has("pit-ch2")) {
+        pit_ch2();
     }
     printf("GUEST-DONE\n");
     return 0;
