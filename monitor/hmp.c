@@ -26,6 +26,7 @@ typedef struct HMPCommand {
     const char *args;       /* for help; "" when none */
     const char *help;
     void (*fn)(GString *out, const char *arg);
+    const char *qmp;        /* without fn: this QMP command, no output */
 } HMPCommand;
 
 /* The result of a QMP command of qmp_commands[], or NULL with the error
@@ -54,31 +55,6 @@ static void hmp_action(GString *out, const char *qmp_name)
     if (n) {
         json_node_unref(n);
     }
-}
-
-static void hmp_stop(GString *out, const char *arg)
-{
-    hmp_action(out, "stop");
-}
-
-static void hmp_cont(GString *out, const char *arg)
-{
-    hmp_action(out, "cont");
-}
-
-static void hmp_system_reset(GString *out, const char *arg)
-{
-    hmp_action(out, "system_reset");
-}
-
-static void hmp_system_powerdown(GString *out, const char *arg)
-{
-    hmp_action(out, "system_powerdown");
-}
-
-static void hmp_quit(GString *out, const char *arg)
-{
-    hmp_action(out, "quit");
 }
 
 static void info_status(GString *out, JsonObject *o)
@@ -246,15 +222,15 @@ out:
 static void hmp_help(GString *out, const char *arg);
 
 static const HMPCommand hmp_cmds[] = {
-    { "cont|c", "", "resume the VM", hmp_cont },
+    { "cont|c", "", "resume the VM", NULL, "cont" },
     { "help|?", "[cmd]", "list the commands, or show one", hmp_help },
     { "info", "[subcommand]", "show information ('info' lists what)",
       hmp_info },
-    { "quit|q", "", "end the emulator", hmp_quit },
-    { "stop|s", "", "pause the VM", hmp_stop },
-    { "system_powerdown", "", "press the ACPI power button",
-      hmp_system_powerdown },
-    { "system_reset", "", "reset the machine", hmp_system_reset },
+    { "quit|q", "", "end the emulator", NULL, "quit" },
+    { "stop|s", "", "pause the VM", NULL, "stop" },
+    { "system_powerdown", "", "press the ACPI power button", NULL,
+      "system_powerdown" },
+    { "system_reset", "", "reset the machine", NULL, "system_reset" },
 };
 
 static const HMPCommand *hmp_find(const char *name)
@@ -316,11 +292,13 @@ char *hmp_execute(const char *cmdline)
         c = hmp_find(line);
         if (!c) {
             g_string_append_printf(out, "unknown command: '%s'\r\n", line);
-        } else if (c->fn != hmp_info && c->fn != hmp_help && *arg) {
+        } else if (!c->fn && *arg) {
             g_string_append_printf(out, "%s: extraneous characters at the "
                                    "end of line\r\n", line);
-        } else {
+        } else if (c->fn) {
             c->fn(out, arg);
+        } else {
+            hmp_action(out, c->qmp);
         }
         g_free(arg);
     }
