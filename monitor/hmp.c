@@ -432,7 +432,6 @@ JsonNode *qmp_human_monitor_command(JsonObject *args, Error **errp)
 
 bool qemu_monitor_add(const char *spec, Error **errp)
 {
-    static int count;
     char *opts, *id;
     Chardev *chr;
     bool ok;
@@ -445,7 +444,7 @@ bool qemu_monitor_add(const char *spec, Error **errp)
         error_setg(errp, "'%s' is not a valid char driver", spec);
         return false;
     }
-    id = g_strdup_printf("compat_monitor_hmp%d", count++);
+    id = qemu_monitor_compat_id();
     chr = qemu_chr_new_from_str(id, opts, errp);
     ok = chr && monitor_init_hmp(chr, errp);
     g_free(id);

@@ -380,10 +380,16 @@ bool qemu_mon_add(const char *optarg, Error **errp)
  * [,wait=off]", "tcp:HOST:PORT,...", "stdio", ...) with a monitor in
  * control mode on it.
  */
-bool qemu_qmp_add(const char *optarg, Error **errp)
+char *qemu_monitor_compat_id(void)
 {
     static int count;
-    char *id = g_strdup_printf("compat_monitor%d", count++);
+
+    return g_strdup_printf("compat_monitor%d", count++);
+}
+
+bool qemu_qmp_add(const char *optarg, Error **errp)
+{
+    char *id = qemu_monitor_compat_id();
     char *opts = NULL;
     Chardev *chr;
     bool ok;

@@ -31,6 +31,8 @@ void qmp_event_send(const char *event, JsonNode *data);
 
 /* -mon [chardev=]ID[,mode=readline|control]: HMP (the default) or QMP */
 bool qemu_mon_add(const char *optarg, Error **errp);
+/* The chardev id of the next -qmp or -monitor: "compat_monitorN" */
+char *qemu_monitor_compat_id(void);
 /* -qmp unix:PATH,server=on,wait=off | stdio */
 bool qemu_qmp_add(const char *optarg, Error **errp);
 
