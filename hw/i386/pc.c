@@ -541,6 +541,10 @@ static void pc_acpi_reset(void *opaque)
  */
 bool pc_machine_init(MachineState *ms, Error **errp)
 {
+    if (MACHINE_GET_CLASS(ms)->no_smm_with_kvm &&
+        ms->cpu_env.accel == X86_ACCEL_KVM) {
+        ms->smm = ON_OFF_AUTO_OFF;      /* whatever -machine smm= said */
+    }
     if (!machine_create_cpus(ms, errp) || !pc_devices_create(ms, errp)) {
         return false;
     }

@@ -27,6 +27,12 @@ static void pc_i440fx_4_0_options(MachineClass *mc)
     mc->default_cpu_version = CPU_VERSION_LEGACY;
 }
 
+/* Before 2.4 these machines had no SMM under KVM (qom-get smm: off) */
+static void pc_i440fx_2_3_options(MachineClass *mc)
+{
+    mc->no_smm_with_kvm = true;
+}
+
 /* Before 2.2, KVM did not turn svm off for named models */
 static void pc_i440fx_2_1_options(MachineClass *mc)
 {
@@ -66,7 +72,7 @@ static const PCMachineVersion pc_i440fx_versions[] = {
     { "2.6", "2.6", NULL },
     { "2.5", "2.5", NULL },
     { "2.4", "2.4", NULL },
-    { "2.3", "2.3", NULL },
+    { "2.3", "2.3", pc_i440fx_2_3_options },
     { "2.2", "2.2", NULL },
     { "2.1", "2.1", pc_i440fx_2_1_options },
     { "2.0", "2.0", NULL },

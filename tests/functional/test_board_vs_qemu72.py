@@ -23,7 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
-from qmp_machine import Machine  # noqa: E402
+from qmp_machine import Machine, kvm_usable  # noqa: E402
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
@@ -57,14 +57,13 @@ PROP_CASES = [
     ("pc-i440fx-7.2", ",max-ram-below-4g=2G"),
     ("pc-q35-7.2", ",max-ram-below-4g=3G"),
 ]
-PROPS = ["hpet", "sata", "smbus", "i8042", "pit", "pic", "x-oem-id",
+PROPS = ["smm", "hpet", "sata", "smbus", "i8042", "pit", "pic", "x-oem-id",
          "x-oem-table-id", "smbios-entry-point-type", "max-ram-below-4g",
          "graphics", "suppress-vmdesc", "default-bus-bypass-iommu",
          "kernel", "initrd", "append", "usb", "acpi", "dump-guest-core",
          "mem-merge"]
-# Differences kept on purpose: QEMU resolves vmport=auto to on, and turns
-# smm off on pc-i440fx up to 2.3; neither is modelled here (no vmport
-# device, no SMM), so neither is compared.
+# Difference kept on purpose: QEMU resolves vmport=auto to on; there is no
+# vmport device here, so vmport is not compared.  smm is, under KVM too.
 
 results = []
 
@@ -156,6 +155,19 @@ def check_props():
         diffs = [f"{p}: ours={a[p]!r} qemu72={b[p]!r}" for p in PROPS
                  if a[p] != b[p]]
         report(f"props/{machine}{extra[:40]}", not diffs, "; ".join(diffs))
+    # smm under KVM: off up to pc-i440fx-2.3, even when asked for
+    if not kvm_usable():
+        report("props/smm-under-kvm # SKIP /dev/kvm not usable", True)
+        return
+    for machine in ("pc-i440fx-2.3", "pc-i440fx-2.3,smm=on",
+                    "pc-i440fx-2.4", "pc-q35-7.2"):
+        got = []
+        for binary in (BINARY, ORACLE):
+            with Machine(binary, ["-machine", machine, "-accel", "kvm",
+                                  "-S"]) as vm:
+                got.append(vm.qom_get("/machine", "smm"))
+        report(f"props/smm-under-kvm/{machine}", got[0] == got[1],
+               f"ours={got[0]} qemu72={got[1]}")
 
 
 def main():
