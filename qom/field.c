@@ -84,8 +84,8 @@ static JsonNode *field_get(Object *obj, ObjectProperty *prop, Error **errp)
     case PROP_KIND_INT64:
         return json_node_init_int(n, *(int64_t *)p);
     case PROP_KIND_STRING:
-        return *(char **)p ? json_node_init_string(n, *(char **)p)
-                           : json_node_init_string(n, "");
+        json_node_unref(n);
+        return object_prop_get_str_at_offset(obj, prop, errp);
     case PROP_KIND_ONOFFAUTO:
         return json_node_init_string(n, on_off_auto_names[*(int *)p]);
     default:
@@ -130,6 +130,7 @@ static bool field_set(Object *obj, ObjectProperty *prop, JsonNode *v,
 {
     void *p = (char *)obj + prop->offset;
     uint64_t u;
+    const char *s;
     int i;
 
     switch (prop->kind) {
@@ -179,30 +180,24 @@ static bool field_set(Object *obj, ObjectProperty *prop, JsonNode *v,
         *(int64_t *)p = (int64_t)u;
         return true;
     case PROP_KIND_STRING:
-        if (!JSON_NODE_HOLDS_VALUE(v) ||
-            json_node_get_value_type(v) != G_TYPE_STRING) {
-            error_setg(errp, "Invalid parameter type for '%s', expected: %s",
-                       prop->name, "string");
+        if (!(s = object_prop_value_str(prop, v, errp))) {
             return false;
         }
         g_free(*(char **)p);
-        *(char **)p = g_strdup(json_node_get_string(v));
+        *(char **)p = g_strdup(s);
         return true;
     case PROP_KIND_ONOFFAUTO:
-        if (JSON_NODE_HOLDS_VALUE(v) &&
-            json_node_get_value_type(v) == G_TYPE_STRING) {
-            for (i = 0; i < 3; i++) {
-                if (!strcmp(json_node_get_string(v), on_off_auto_names[i])) {
-                    *(int *)p = i;
-                    return true;
-                }
-            }
-            error_setg(errp, "Parameter '%s' does not accept value '%s'",
-                       prop->name, json_node_get_string(v));
+        if (!(s = object_prop_value_str(prop, v, errp))) {
             return false;
         }
-        error_setg(errp, "Invalid parameter type for '%s', expected: %s",
-                   prop->name, "string");
+        for (i = 0; i < 3; i++) {
+            if (!strcmp(s, on_off_auto_names[i])) {
+                *(int *)p = i;
+                return true;
+            }
+        }
+        error_setg(errp, "Parameter '%s' does not accept value '%s'",
+                   prop->name, s);
         return false;
     default:
         error_setg(errp, "Property '%s' cannot be written", prop->name);
@@ -295,4 +290,24 @@ JsonNode *object_property_parse_str(ObjectProperty *prop, const char *str,
 bool object_property_is_field(const ObjectProperty *prop)
 {
     return prop->get == field_get;
+}
+
+const char *object_prop_value_str(ObjectProperty *prop, JsonNode *value,
+                                  Error **errp)
+{
+    if (!JSON_NODE_HOLDS_VALUE(value) ||
+        json_node_get_value_type(value) != G_TYPE_STRING) {
+        error_setg(errp, "Invalid parameter type for '%s', expected: %s",
+                   prop->name, "string");
+        return NULL;
+    }
+    return json_node_get_string(value);
+}
+
+JsonNode *object_prop_get_str_at_offset(Object *obj, ObjectProperty *prop,
+                                        Error **errp)
+{
+    const char *s = *(char **)((char *)obj + prop->offset);
+
+    return json_node_init_string(json_node_alloc(), s ? s : "");
 }

@@ -344,15 +344,11 @@ static bool pc_set_oem(Object *obj, ObjectProperty *prop, JsonNode *value,
                        Error **errp)
 {
     char **field = (char **)((char *)obj + prop->offset);
-    const char *s;
+    const char *s = object_prop_value_str(prop, value, errp);
 
-    if (!JSON_NODE_HOLDS_VALUE(value) ||
-        json_node_get_value_type(value) != G_TYPE_STRING) {
-        error_setg(errp, "Invalid parameter type for '%s', expected: string",
-                   prop->name);
+    if (!s) {
         return false;
     }
-    s = json_node_get_string(value);
     if (strlen(s) > prop->opaque) {
         error_setg(errp, "User specified %s value is bigger than %u bytes in "
                    "size", prop->name, (unsigned)prop->opaque);
@@ -363,23 +359,12 @@ static bool pc_set_oem(Object *obj, ObjectProperty *prop, JsonNode *value,
     return true;
 }
 
-static JsonNode *pc_get_str(Object *obj, ObjectProperty *prop, Error **errp)
-{
-    const char *s = *(char **)((char *)obj + prop->offset);
-
-    return json_node_init_string(json_node_alloc(), s ? s : "");
-}
-
 static bool pc_set_smbios_ep_type(Object *obj, ObjectProperty *prop,
                                   JsonNode *value, Error **errp)
 {
-    const char *s = JSON_NODE_HOLDS_VALUE(value) &&
-                    json_node_get_value_type(value) == G_TYPE_STRING
-                        ? json_node_get_string(value) : NULL;
+    const char *s = object_prop_value_str(prop, value, errp);
 
     if (!s) {
-        error_setg(errp, "Invalid parameter type for '%s', expected: string",
-                   prop->name);
         return false;
     }
     if (strcmp(s, "32") && strcmp(s, "64")) {
@@ -424,18 +409,19 @@ static void pc_machine_class_init(ObjectClass *oc, void *data)
                                   "Upper bound of the RAM mapped below 4G");
     p->offset = offsetof(MachineState, max_ram_below_4g);
     p = object_class_property_add(oc, "smbios-entry-point-type", "str",
-                                  pc_get_str, pc_set_smbios_ep_type,
+                                  object_prop_get_str_at_offset,
+                                  pc_set_smbios_ep_type,
                                   "SMBIOS entry point: 32 or 64 (bit)");
     p->offset = offsetof(MachineState, smbios_ep_type);
     p->defval = g_strdup("32");
-    p = object_class_property_add(oc, "x-oem-id", "string", pc_get_str,
-                                  pc_set_oem,
+    p = object_class_property_add(oc, "x-oem-id", "string",
+                                  object_prop_get_str_at_offset, pc_set_oem,
                                   "OEM ID of the ACPI tables (up to 6 bytes)");
     p->offset = offsetof(MachineState, oem_id);
     p->opaque = 6;
     p->defval = g_strdup("BOCHS ");
-    p = object_class_property_add(oc, "x-oem-table-id", "string", pc_get_str,
-                                  pc_set_oem,
+    p = object_class_property_add(oc, "x-oem-table-id", "string",
+                                  object_prop_get_str_at_offset, pc_set_oem,
                                   "OEM table ID of the ACPI tables (up to 8 "
                                   "bytes)");
     p->offset = offsetof(MachineState, oem_table_id);

@@ -143,6 +143,15 @@ ObjectProperty *object_class_property_add_field(ObjectClass *oc,
                                                 PropKind kind, size_t offset,
                                                 const char *defval,
                                                 const char *description);
+/*
+ * For custom string properties: the string a set accessor was given, or
+ * NULL with QEMU's "Invalid parameter type ... expected: string"
+ */
+const char *object_prop_value_str(ObjectProperty *prop, JsonNode *value,
+                                  Error **errp);
+/* A get accessor for a char * at prop->offset ("" while NULL) */
+JsonNode *object_prop_get_str_at_offset(Object *obj, ObjectProperty *prop,
+                                        Error **errp);
 /* True for the properties object_class_property_add_field() made */
 bool object_property_is_field(const ObjectProperty *prop);
 /* The QOM type name listings show ("string" where QEMU says so) */

@@ -305,15 +305,11 @@ static bool x86_cpu_set_vendor(Object *obj, ObjectProperty *prop,
                                JsonNode *value, Error **errp)
 {
     X86CPU *cpu = X86_CPU(obj);
-    const char *s;
+    const char *s = object_prop_value_str(prop, value, errp);
 
-    if (!JSON_NODE_HOLDS_VALUE(value) ||
-        json_node_get_value_type(value) != G_TYPE_STRING) {
-        error_setg(errp, "Invalid parameter type for '%s', expected: string",
-                   prop->name);
+    if (!s) {
         return false;
     }
-    s = json_node_get_string(value);
     if (strlen(s) != 12) {
         error_setg(errp, "Property '.vendor' doesn't take value '%s'", s);
         return false;
@@ -323,28 +319,18 @@ static bool x86_cpu_set_vendor(Object *obj, ObjectProperty *prop,
     return true;
 }
 
-static JsonNode *x86_cpu_get_str_field(Object *obj, ObjectProperty *prop,
-                                       Error **errp)
-{
-    const char *s = *(char **)((char *)obj + prop->offset);
-
-    return json_node_init_string(json_node_alloc(), s ? s : "");
-}
-
 static bool x86_cpu_set_model_id(Object *obj, ObjectProperty *prop,
                                  JsonNode *value, Error **errp)
 {
     X86CPU *cpu = X86_CPU(obj);
+    const char *s = object_prop_value_str(prop, value, errp);
 
-    if (!JSON_NODE_HOLDS_VALUE(value) ||
-        json_node_get_value_type(value) != G_TYPE_STRING) {
-        error_setg(errp, "Invalid parameter type for '%s', expected: string",
-                   prop->name);
+    if (!s) {
         return false;
     }
     g_free(cpu->model_id);
     /* CPUID 0x80000002..4 hold 48 bytes */
-    cpu->model_id = g_strndup(json_node_get_string(value), 48);
+    cpu->model_id = g_strndup(s, 48);
     return true;
 }
 
@@ -374,11 +360,13 @@ static void x86_cpu_class_init(ObjectClass *oc, void *data)
                               x86_cpu_get_tsc_frequency,
                               x86_cpu_set_tsc_frequency, NULL);
     p = object_class_property_add(oc, "vendor", "string",
-                                  x86_cpu_get_str_field, x86_cpu_set_vendor,
+                                  object_prop_get_str_at_offset,
+                                  x86_cpu_set_vendor,
                                   NULL);
     p->offset = offsetof(X86CPU, vendor);
     p = object_class_property_add(oc, "model-id", "string",
-                                  x86_cpu_get_str_field, x86_cpu_set_model_id,
+                                  object_prop_get_str_at_offset,
+                                  x86_cpu_set_model_id,
                                   NULL);
     p->offset = offsetof(X86CPU, model_id);
 
