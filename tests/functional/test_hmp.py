@@ -33,24 +33,29 @@ def report(name, ok, detail=""):
           ("" if ok else f" # {detail}"))
 
 
-def stdio_session(commands):
-    """Runs the commands on -monitor stdio; (exit status, output)."""
-    p = subprocess.Popen([BINARY, "-machine", "q35", "-accel", "kvm", "-S",
-                          "-smp", "2", "-name", "hmpvm", "-display", "none",
-                          "-nodefaults", "-monitor", "stdio"],
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL)
-    out = b""
-    for c in commands:
-        p.stdin.write(c.encode() + b"\n")
+def feed(args, chunks, pause):
+    """Runs the binary with args, writing each chunk to its stdin after the
+    previous one had pause seconds; (exit status, its stdout)"""
+    p = subprocess.Popen([BINARY] + args, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    for c in chunks:
+        p.stdin.write(c)
         p.stdin.flush()
-        time.sleep(0.2)
+        time.sleep(pause)
     try:
         out, _ = p.communicate(timeout=20)
     except subprocess.TimeoutExpired:
         p.kill()
         out, _ = p.communicate()
     return p.returncode, out.decode(errors="replace")
+
+
+def stdio_session(commands):
+    """Runs the commands on -monitor stdio; (exit status, output)."""
+    return feed(["-machine", "q35", "-accel", "kvm", "-S", "-smp", "2",
+                 "-name", "hmpvm", "-display", "none", "-nodefaults",
+                 "-monitor", "stdio"],
+                [c.encode() + b"\n" for c in commands], 0.2)
 
 
 def check_stdio():
@@ -82,31 +87,20 @@ def check_nographic_mux():
     if not kvm_usable():
         report("nographic # SKIP /dev/kvm not usable", True)
         return
-    p = subprocess.Popen([BINARY, "-machine", "q35", "-accel", "kvm", "-S",
-                          "-name", "muxvm", "-nographic", "-nodefaults",
-                          "-serial", "mon:stdio"],
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL)
     # Monitor, a command; back to the guest, where "info name" is just
     # input for the guest's COM1; then quit
-    for chunk in (b"\x01c", b"info status\n", b"\x01c", b"info name\n",
-                  b"\x01x"):
-        p.stdin.write(chunk)
-        p.stdin.flush()
-        time.sleep(0.3)
-    try:
-        out, _ = p.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        out, _ = p.communicate()
-    out = out.decode(errors="replace")
+    status, out = feed(["-machine", "q35", "-accel", "kvm", "-S", "-name",
+                        "muxvm", "-nographic", "-nodefaults", "-serial",
+                        "mon:stdio"],
+                       [b"\x01c", b"info status\n", b"\x01c", b"info name\n",
+                        b"\x01x"], 0.3)
     report("nographic/ctrl-a-c-to-monitor",
            out.startswith("QEMU ") and
            "VM status: paused (prelaunch)\r\n" in out, repr(out[:300]))
     report("nographic/ctrl-a-c-back-to-guest", "muxvm" not in out,
            repr(out[-300:]))
-    report("nographic/ctrl-a-x-quits", p.returncode == 0 and
-           "QEMU: Terminated" in out, f"status={p.returncode}")
+    report("nographic/ctrl-a-x-quits", status == 0 and
+           "QEMU: Terminated" in out, f"status={status}")
 
 
 def hmp_outputs(binary, commands):
