@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs the Debian 12 packages the build and the tests need.  Idempotent:
-# apt runs only when something is missing.  Usage: install-deps.sh [--tests]
+# apt runs only when something is missing.
+# Usage: install-deps.sh [--tests | --fuzz]
 set -e
 pkgs="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev libjson-glib-dev python3"
 # -sandbox (optional at build time: without it only -sandbox off works)
@@ -12,6 +13,10 @@ if [ "$1" = "--tests" ]; then
     # libvirt-qemu user it looks up, and the Python bindings
     pkgs="$pkgs libvirt-daemon libvirt-clients libvirt-daemon-driver-qemu"
     pkgs="$pkgs libvirt-daemon-system python3-libvirt"
+fi
+if [ "$1" = "--fuzz" ]; then
+    # scripts/fuzz.sh: clang with libFuzzer and the sanitizer runtimes
+    pkgs="$pkgs clang libclang-rt-14-dev"
 fi
 missing=""
 for p in $pkgs; do
