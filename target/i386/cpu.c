@@ -437,6 +437,18 @@ bool x86_cpu_realize(X86CPU *cpu, const X86CPUEnv *env, Error **errp)
                              : "TCG doesn't support requested features");
         return false;
     }
+    /*
+     * AMD's 0x80000001.EDX repeats 18 bits of leaf 1's EDX.  QEMU 7.2 copies
+     * them at realize, after filtering, whenever the vCPU's vendor is AMD
+     * (not Hygon): so feature-words show them, filtered-features and
+     * query-cpu-model-expansion do not.  Under KVM a named model takes the
+     * host's vendor, so on an AMD host every model gets them.
+     */
+    if (cpu->vendor && !strcmp(cpu->vendor, "AuthenticAMD")) {
+        cpu->features[FEAT_8000_0001_EDX] =
+            (cpu->features[FEAT_8000_0001_EDX] & ~CPUID_EXT2_AMD_ALIASES) |
+            (cpu->features[FEAT_1_EDX] & CPUID_EXT2_AMD_ALIASES);
+    }
     cpu->realized = true;
     return true;
 }

@@ -566,15 +566,8 @@ static void cpuid_leaf_ext(const CPUIDCtx *c, uint32_t index, uint32_t count,
     case 0x80000001:
         r->eax = c->version;
         r->ecx = f32(c, FEAT_8000_0001_ECX);
+        /* On AMD, realize has already mirrored leaf 1's aliased bits */
         r->edx = f32(c, FEAT_8000_0001_EDX);
-        /*
-         * On AMD these EDX bits mirror leaf 1 (QEMU copies them at
-         * realize; doing it here as well is harmless).
-         */
-        if (c->is_amd) {
-            r->edx = (r->edx & ~CPUID_EXT2_AMD_ALIASES) |
-                     (f32(c, FEAT_1_EDX) & CPUID_EXT2_AMD_ALIASES);
-        }
         /*
          * Linux ignores the multi-thread information when CmpLegacy is set,
          * so QEMU leaves it off for Intel.

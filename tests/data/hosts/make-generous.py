@@ -1,13 +1,24 @@
 #!/usr/bin/env python3
-"""Writes generous.host: a synthetic Sapphire-Rapids-like Intel host whose
-KVM offers every CPUID and feature-MSR bit that any named CPU model of this
-tree uses (so no model loses a feature to filtering), and the KVM PV leaf
-0x40000001.EAX = 0x01007efb.
+"""Writes the synthetic hosts generous.host and generous-amd.host.
+
+generous.host: a Sapphire-Rapids-like Intel host whose KVM offers every
+CPUID and feature-MSR bit that any named CPU model of this tree uses (so no
+model loses a feature to filtering).  generous-amd.host (--amd): an
+EPYC-Milan-like AMD host (family 0x19 model 1) whose KVM offers every bit
+the AMD-vendor models use (EPYC*, Opteron*, phenom, athlon, qemu64/qemu32,
+Dhyana), with AMD's leaf layout: no leaf 4, the L1/L2/L3 leaves
+0x80000005/6, cache topology 0x8000001D, 0x8000001E, the SVM leaf
+0x8000000A and 0x80000001.EDX repeating leaf 1's aliased bits, as AMD
+hardware reports them.  Intel-only models lose their Intel-only features
+on it, as on a real AMD host.  Both offer the KVM PV leaf 0x40000001.EAX =
+0x01007efb and Hyper-V capabilities.
 
 Run once, from the top of the tree after a build; the output is committed:
 
     tests/data/hosts/make-generous.py build/tools/cpuid-table \\
         > tests/data/hosts/generous.host
+    tests/data/hosts/make-generous.py --amd build/tools/cpuid-table \\
+        > tests/data/hosts/generous-amd.host
 
 The feature bits come from the tool itself: every named model (all
 versions, from `qemu-system-x86_64 -cpu help`) is expanded under
@@ -21,7 +32,9 @@ import os
 import subprocess
 import sys
 
-TOOL = sys.argv[1] if len(sys.argv) > 1 else "build/tools/cpuid-table"
+AMD = "--amd" in sys.argv[1:]
+ARGS = [a for a in sys.argv[1:] if a != "--amd"]
+TOOL = ARGS[0] if ARGS else "build/tools/cpuid-table"
 EMULATOR = os.path.join(os.path.dirname(os.path.dirname(TOOL)),
                         "qemu-system-x86_64")
 
@@ -36,15 +49,32 @@ def models():
     return [n for n in names if n not in ("host", "max", "base")]
 
 
-def feature_union():
+AMD_VENDORS = ("AuthenticAMD", "HygonGenuine")
+# Leaf 1 EDX bits that AMD repeats in 0x80000001.EDX
+AMD_ALIASES = 0x0183F3FF
+
+
+def feature_union(amd_only):
+    """OR of the "on" bits of every model (of the AMD-vendor ones only)."""
     argv = [TOOL, "--accel", "qtest", "--machine", "pc-q35-8.0", "--features"]
     for m in models():
         argv += ["--cpu", m]
     out = subprocess.run(argv, capture_output=True, text=True,
                          check=True).stdout
     cpuid, msr = {}, {}
+    # One section per model, opened by "# machine M cpu C"; its vendor
+    # line comes before its feature lines
+    use = True
     for line in out.splitlines():
         f = line.split()
+        if f[0] == "#":
+            use = not amd_only
+            continue
+        if f[:2] == ["prop", "vendor"]:
+            use = not amd_only or f[2] in AMD_VENDORS
+            continue
+        if not use:
+            continue
         if f[0] == "cpuid" and f[-1] == "on":
             leaf, sub = int(f[1], 16), 0 if f[2] == "-" else int(f[2], 16)
             key = (leaf, sub, REGS[f[3]])
@@ -61,9 +91,8 @@ def brand_words(s):
     return [int.from_bytes(b[i:i + 4], "little") for i in range(0, 48, 4)]
 
 
-def main():
-    feat, msr = feature_union()
-    # The per-leaf values by hand: (leaf, subleaf, flags): [eax, ebx, ecx, edx]
+def intel_leaves():
+    """The per-leaf values by hand: (leaf, subleaf, flags): [eax..edx]"""
     sig = [0x756e6547, 0x6c65746e, 0x49656e69]  # "GenuineIntel" in EBX ECX EDX
     t = {}
     t[(0x0, 0, 0)] = [0x20] + sig
@@ -102,6 +131,67 @@ def main():
     t[(0x80000006, 0, 0)] = [0, 0, 0x08007040, 0]
     t[(0x80000007, 0, 0)] = [0, 0, 0, 0x00000100]
     t[(0x80000008, 0, 0)] = [0x0000392e, 0, 0, 0]
+    return t, [
+        "# Synthetic host: written by tests/data/hosts/make-generous.py",
+        "name generous: synthetic Sapphire-Rapids-like Intel host offering "
+        "every feature bit the CPU models use",
+        "host-vendor GenuineIntel",
+        "host-fms 6 143 8",
+        "host-model-id Intel(R) Xeon(R) Platinum 8480+",
+    ]
+
+
+def amd_leaves():
+    """An EPYC-Milan-like host, AMD's layout: (leaf, subleaf, flags)"""
+    sig = [0x68747541, 0x444d4163, 0x69746e65]  # "AuthenticAMD": EBX ECX EDX
+    fms = 0x00a00f11                             # family 0x19 model 1 step 1
+    t = {}
+    t[(0x0, 0, 0)] = [0x10] + sig
+    t[(0x1, 0, 0)] = [fms, 0x00000800, 0, 0]
+    t[(0x6, 0, 0)] = [0x00000004, 0, 0, 0]
+    t[(0x7, 0, 1)] = [0, 0, 0, 0]
+    t[(0xb, 0, 1)] = [0x00000001, 0x00000002, 0x00000100, 0]
+    t[(0xb, 1, 1)] = [0x00000007, 0x00000080, 0x00000201, 0]
+    # XSAVE: x87, SSE, AVX, PKRU (at AMD's offset 0x980)
+    t[(0xd, 0, 1)] = [0x00000207, 0x00000988, 0x00000988, 0]
+    t[(0xd, 1, 1)] = [0, 0, 0, 0]
+    t[(0xd, 2, 1)] = [0x100, 0x240, 0, 0]
+    t[(0xd, 9, 1)] = [0x8, 0x980, 0, 0]
+    t[(0x40000000, 0, 0)] = [0x40000001, 0x4b4d564b, 0x564b4d56, 0x4d]
+    t[(0x40000001, 0, 0)] = [KVM_PV_EAX, 0, 0, 0]
+    t[(0x80000000, 0, 0)] = [0x80000021] + sig
+    t[(0x80000001, 0, 0)] = [fms, 0x20000000, 0, 0]
+    brand = brand_words("AMD EPYC 7763 64-Core Processor")
+    for i in range(3):
+        t[(0x80000002 + i, 0, 0)] = brand[4 * i:4 * i + 4]
+    # L1d/L1i 32K 8-way; L2 512K 8-way; L3 32M 16-way, 64-byte lines
+    t[(0x80000005, 0, 0)] = [0xff40ff40, 0xff40ff40, 0x20080140, 0x20080140]
+    t[(0x80000006, 0, 0)] = [0x48002200, 0x68004200, 0x02006140, 0x01009140]
+    t[(0x80000007, 0, 0)] = [0, 0, 0, 0x00000100]
+    t[(0x80000008, 0, 0)] = [0x00003030, 0, 0x0000107f, 0]
+    t[(0x8000000a, 0, 0)] = [0x00000001, 0x00008000, 0, 0]
+    for sub, v in enumerate(([0x00004121, 0x01c0003f, 0x0000003f, 0],
+                             [0x00004122, 0x01c0003f, 0x0000003f, 0],
+                             [0x00004143, 0x01c0003f, 0x000003ff, 0x2],
+                             [0x0003c163, 0x03c0003f, 0x00007fff, 0x1],
+                             [0, 0, 0, 0])):
+        t[(0x8000001d, sub, 1)] = v
+    t[(0x8000001e, 0, 0)] = [0, 0x00000100, 0, 0]
+    t[(0x8000001f, 0, 0)] = [0, 0, 0, 0]
+    t[(0x80000021, 0, 0)] = [0, 0, 0, 0]
+    return t, [
+        "# Synthetic host: written by tests/data/hosts/make-generous.py --amd",
+        "name generous-amd: synthetic EPYC-Milan-like AMD host offering "
+        "every feature bit the AMD CPU models use",
+        "host-vendor AuthenticAMD",
+        "host-fms 25 1 1",
+        "host-model-id AMD EPYC 7763 64-Core Processor",
+    ]
+
+
+def main():
+    feat, msr = feature_union(AMD)
+    t, lines = amd_leaves() if AMD else intel_leaves()
     # Every feature bit the models use; leaves KVM lists without a
     # significant index (flags 0) take the bits of subleaf 0.
     for (leaf, sub, reg), bits in feat.items():
@@ -110,13 +200,11 @@ def main():
             key = (leaf, sub, 1 if leaf in (0x7, 0xd, 0x14, 0x12) else 0)
             t[key] = [0, 0, 0, 0]
         t[key][reg] |= bits
-    lines = [
-        "# Synthetic host: written by tests/data/hosts/make-generous.py",
-        "name generous: synthetic Sapphire-Rapids-like Intel host offering "
-        "every feature bit the CPU models use",
-        "host-vendor GenuineIntel",
-        "host-fms 6 143 8",
-        "host-model-id Intel(R) Xeon(R) Platinum 8480+",
+    if AMD:
+        # AMD hardware repeats these leaf 1 bits in 0x80000001.EDX, and
+        # KVM reports what the hardware has
+        t[(0x80000001, 0, 0)][3] |= t[(0x1, 0, 0)][3] & AMD_ALIASES
+    lines += [
         "tsc-deadline on",
         "hyperv 1",
         "hyperv-cpuid on",
