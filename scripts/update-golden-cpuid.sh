@@ -18,7 +18,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 tool=${CPUID_TABLE:-$top/build/tools/cpuid-table}
 out=${1:-$top/tests/data/cpuid}
 models="qemu64 kvm64 Haswell Skylake-Server Cascadelake-Server Icelake-Server
-EPYC EPYC-Rome max"
+EPYC EPYC-Rome EPYC-Milan max"
 
 if [ ! -x "$tool" ]; then
     echo "$0: $tool not found: build first (ninja -C build)" >&2

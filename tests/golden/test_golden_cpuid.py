@@ -29,7 +29,8 @@ TOOL = os.environ.get("CPUID_TABLE",
 REBASELINE = "scripts/update-golden-cpuid.sh && git diff tests/data/cpuid/"
 MAX_DIFFS = 3
 MODELS = ["qemu64", "kvm64", "Haswell", "Skylake-Server",
-          "Cascadelake-Server", "Icelake-Server", "EPYC", "EPYC-Rome", "max"]
+          "Cascadelake-Server", "Icelake-Server", "EPYC", "EPYC-Rome",
+          "EPYC-Milan", "max"]
 
 
 def files_under(d):
