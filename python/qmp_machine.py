@@ -24,6 +24,26 @@ class QMPError(Exception):
         self.desc = desc
 
 
+class LaunchError(RuntimeError):
+    """The emulator exited before its QMP monitor answered."""
+
+    def __init__(self, returncode, stderr):
+        super().__init__(f"emulator exited with {returncode}: {stderr}")
+        self.returncode = returncode
+        self.stderr = stderr
+
+
+def crash_message(returncode, stderr):
+    """'killed by signal N: <last stderr lines>' for a process that died
+    of a signal it did not ask for (an assertion's abort, a segfault),
+    else None.  A differential test reports an oracle that crashes as
+    nothing to compare, not as a difference."""
+    if returncode is None or returncode >= 0:
+        return None
+    lines = [l for l in stderr.strip().splitlines() if l.strip()]
+    return f"killed by signal {-returncode}: " + " / ".join(lines[-2:])
+
+
 class Machine:
     """One emulator process with a QMP monitor.
 
@@ -96,17 +116,13 @@ class Machine:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 raise e
-            raise RuntimeError(
-                f"emulator exited with {self.proc.returncode}: "
-                f"{self.stderr()}") from e
+            raise LaunchError(self.proc.returncode, self.stderr()) from e
 
     def _connect(self, listener):
         deadline = time.monotonic() + self.timeout
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(
-                    f"emulator exited with {self.proc.returncode}: "
-                    f"{self.stderr()}")
+                raise LaunchError(self.proc.returncode, self.stderr())
             if time.monotonic() > deadline:
                 raise RuntimeError("timed out waiting for the QMP socket")
             if listener is not None:
