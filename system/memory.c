@@ -103,7 +103,7 @@ void *memory_guest_ptr(hwaddr addr, uint64_t len)
 
 /*
  * Walks addr..addr+len-1 in pieces that are either all RAM or all
- * unmapped; bytes past 2^64 - 1 are unmapped.
+ * unmapped; an access past 2^64 - 1 wraps around to 0, as in QEMU.
  */
 typedef void MemoryChunkFunc(uint8_t *host, uint64_t off, uint64_t n,
                              void *opaque);
@@ -115,11 +115,13 @@ static void memory_walk(hwaddr addr, uint64_t len, MemoryChunkFunc *fn,
 
     while (off < len) {
         uint64_t avail = UINT64_MAX;
-        /* Nothing wraps around the top of the address space */
-        bool wrapped = addr + off < addr;
-        uint8_t *host = ram && !wrapped ? ram_lookup(addr + off, &avail)
-                                        : NULL;
+        uint64_t to_top = -(addr + off);    /* 0: 2^64 bytes */
+        uint8_t *host = ram ? ram_lookup(addr + off, &avail) : NULL;
         uint64_t n = MIN(len - off, avail);
+
+        if (to_top && n > to_top) {
+            n = to_top;
+        }
 
         fn(host, off, n, opaque);
         off += n;
@@ -133,7 +135,8 @@ static void chunk_read(uint8_t *host, uint64_t off, uint64_t n, void *opaque)
     if (host) {
         memcpy(buf + off, host, n);
     } else {
-        memset(buf + off, 0xff, n);
+        /* QEMU's unassigned memory reads as zeros */
+        memset(buf + off, 0, n);
     }
 }
 

@@ -557,13 +557,16 @@ static void vcpu_handle_io(KVMVCPU *v)
     }
 }
 
-/* No MMIO devices outside the kernel: reads float high, writes vanish */
+/*
+ * No MMIO devices outside the kernel: reads give zeros (QEMU 7.2's
+ * unassigned memory, as a guest sees it there), writes vanish
+ */
 static void vcpu_handle_mmio(KVMVCPU *v)
 {
     struct kvm_run *run = v->run;
 
     if (!run->mmio.is_write) {
-        memset(run->mmio.data, 0xff, sizeof(run->mmio.data));
+        memset(run->mmio.data, 0, sizeof(run->mmio.data));
     }
 }
 

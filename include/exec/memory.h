@@ -6,8 +6,9 @@
  * slots, the qtest server and device models read and write it here.
  * The PC layout: the first memory_below_4g() bytes at guest address 0 (at
  * most PC_BELOW_4G_MAX unless the board says otherwise), the rest from
- * 4 GiB up.  Addresses without RAM behave as on real hardware:
- * reads give all-ones, writes are ignored.
+ * 4 GiB up.  Addresses without RAM behave as QEMU 7.2's unassigned
+ * memory: reads give zeros, writes are ignored; an access wraps around
+ * the top of the address space.
  *
  * Port I/O: devices register ranges of ports with read/write callbacks;
  * KVM exits and qtest's in/out commands come through ioport_read() and
@@ -47,7 +48,7 @@ uint64_t memory_ram_size(void);
 /* The host address of guest RAM at addr..addr+len-1, NULL if not all RAM */
 void *memory_guest_ptr(hwaddr addr, uint64_t len);
 
-/* Guest-physical copies; unmapped bytes read 0xff, writes to them vanish */
+/* Guest-physical copies; unmapped bytes read 0, writes to them vanish */
 void cpu_physical_memory_read(hwaddr addr, void *buf, uint64_t len);
 void cpu_physical_memory_write(hwaddr addr, const void *buf, uint64_t len);
 void cpu_physical_memory_set(hwaddr addr, uint8_t value, uint64_t len);

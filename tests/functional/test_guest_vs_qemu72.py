@@ -7,13 +7,17 @@ subleaf it prints must be equal: cache leaves, topology, the KVM leaves,
 and on PVM hosts the leaves the host hands through.  pc-*-8.0 is compared
 with QEMU 7.2's pc-*-7.2 and may differ only in kvm-pv-unhalt
 (0x40000001.EAX bit 7).  The default guest also times PIT channel 2
-through port 0x61 (gate, OUT before and after the count) under both.
+through port 0x61 (gate, OUT before and after the count) under both, and
+the chaos guest reads and writes random addresses where neither board has
+RAM or a device (the PCI hole): what it reads there (its "CHAOS mem"
+lines) must be the same too.
 Explicit vendor= cases take the other vendor's path whatever the host.
 Where QEMU 7.2 crashes (it aborts for -cpu host and max on some AMD hosts)
 the case is a TAP skip with QEMU's message, and this tree's guest must
 still run.  Skips (77) without /dev/kvm or QEMU 7.2.  QEMU_72 overrides
 the oracle; GUEST_CPUS (comma-separated, properties after ':') keeps only
-the cases of those -cpu values and drops the port 0x61 cases.
+the cases of those -cpu values and drops the board cases (port 0x61,
+unassigned memory).
 """
 
 import concurrent.futures
@@ -93,6 +97,24 @@ def guest_pit_ch2(binary, machine):
     return m.group(0) if m else f"status {p.returncode}: {out[-200:]!r}"
 
 
+def guest_chaos_mem(binary, machine):
+    """The chaos guest's lines about unassigned memory, or an error."""
+    argv = [binary, "-machine", f"{machine},accel=kvm", "-m", "256",
+            "-nodefaults", "-display", "none", "-serial", "stdio",
+            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+            "-kernel", os.path.join(os.path.dirname(GUEST), "chaos.elf"),
+            "-append", "exit=acpi"]
+    try:
+        p = subprocess.run(argv, stdin=subprocess.DEVNULL,
+                           capture_output=True, timeout=180)
+    except subprocess.TimeoutExpired:
+        return "timeout"
+    out = p.stdout.decode(errors="replace")
+    if "CHAOS-DONE" not in out:
+        return f"status {p.returncode}: {out[-200:]!r}"
+    return [l for l in out.splitlines() if l.startswith("CHAOS mem")]
+
+
 def main():
     if not kvm_usable():
         print("SKIP: /dev/kvm is not usable here")
@@ -155,8 +177,9 @@ def main():
             for d in diffs[:6]:
                 print(f"#   {d}")
             failures += bool(diffs)
-    for machine in () if cases is not CASES else ("pc-q35-7.2",
-                                                   "pc-i440fx-7.2"):
+    board_machines = () if cases is not CASES else ("pc-q35-7.2",
+                                                     "pc-i440fx-7.2")
+    for machine in board_machines:
         n += 1
         a, b = guest_pit_ch2(BINARY, machine), guest_pit_ch2(ORACLE, machine)
         ok = a == b and a.startswith("PIT-CH2")
@@ -164,6 +187,16 @@ def main():
               f"x86/guest-vs-qemu72/{machine}/port-0x61-pit-ch2")
         if not ok:
             print(f"#   ours: {a!r} qemu72: {b!r}")
+        failures += not ok
+    for machine in board_machines:
+        n += 1
+        a = guest_chaos_mem(BINARY, machine)
+        b = guest_chaos_mem(ORACLE, machine)
+        ok = a == b and isinstance(a, list) and len(a) >= 2
+        print(f"{'ok' if ok else 'not ok'} {n} - "
+              f"x86/guest-vs-qemu72/{machine}/unassigned-memory")
+        if not ok:
+            print(f"#   ours: {a}\n#   qemu72: {b}")
         failures += not ok
     if oracle_crashes:
         print(f"# QEMU 7.2 crashed, nothing to compare ({len(oracle_crashes)}):"

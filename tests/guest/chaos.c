@@ -103,7 +103,7 @@ int guest_main(void)
     u32 mem_ops = cmdline_uint("mem-count", 2000);
     u32 port_max = cmdline_is("ports", "all") ? 0xffff : 0xbfff;
     u32 state = seed;
-    u32 sum = 0, reads = 0, writes = 0, ones = 0, skipped = 0;
+    u32 sum = 0, reads = 0, writes = 0, ones = 0, skipped = 0, msum = 0;
     struct mem_range regions[2];
     int nregions = 0;
 
@@ -194,10 +194,12 @@ int guest_main(void)
             u32 all = width == 4 ? 0xffffffffu : (1u << (8 * width)) - 1;
             ones += v == all;
             sum = sum * 31 + v;
+            msum = msum * 31 + v;
             reads++;
         }
     }
-    printf("CHAOS mem reads=%u writes=%u all-ones=%u\n", reads, writes, ones);
+    printf("CHAOS mem reads=%u writes=%u all-ones=%u checksum=0x%08x\n", reads, writes,
+           ones, msum);
     printf("CHAOS checksum=0x%08x\n", sum);
     print_exception_summary();
     printf("CHAOS-DONE\n");
