@@ -45,8 +45,9 @@
  *   > module_load PREFIX NAME  < FAIL      (this build has no modules)
  *   > anything else            < FAIL Unknown command 'WORD'
  *
- * Memory accesses use guest-physical addresses: RAM answers, everything
- * else reads all-ones and ignores writes.  Multi-byte values are
+ * Memory accesses use guest-physical addresses: RAM and devices answer,
+ * unassigned memory reads zeros and ignores writes (as QEMU 7.2), ports
+ * nobody claims read all-ones.  Multi-byte values are
  * little-endian in memory.  clock_step and clock_set exist only under
  * -accel qtest (elsewhere they are unknown commands, as in QEMU).  Where
  * QEMU would abort on malformed arguments this server answers ERR.
