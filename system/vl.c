@@ -973,14 +973,9 @@ int qemu_main(int argc, char **argv)
         error_report_err(err);
         exit(1);
     }
-    if (ms->cpu_env.accel == X86_ACCEL_KVM) {
-        for (i = 0; ms->cpus && i < ms->cpus->len; i++) {
-            if (!kvm_init_vcpu(ms, g_ptr_array_index(ms->cpus, i), &err)) {
-                error_report_err(err);
-                exit(1);
-            }
-        }
-        kvm_create_vcpu_threads();
+    if (ms->cpu_env.accel == X86_ACCEL_KVM && !kvm_init_vcpus(ms, &err)) {
+        error_report_err(err);
+        exit(1);
     }
     if (mc->init && !x86_boot_machine(ms, ms->acpi_rsdp, &err)) {
         error_report_err(err);

@@ -333,39 +333,14 @@ fail:
     return false;
 }
 
-bool kvm_init_vcpu(MachineState *ms, X86CPU *cpu, Error **errp)
+/* The vCPU's CPUID table, as KVM_SET_CPUID2 takes it */
+static struct kvm_cpuid2 *kvm_cpuid2_from_table(X86CPU *cpu,
+                                                const X86CPUEnv *env)
 {
-    KVMState *s = kvm_state;
-    KVMVCPU *v = g_new0(KVMVCPU, 1);
+    GArray *table = x86_cpu_build_cpuid_table(cpu, env);
     struct kvm_cpuid2 *cpuid;
-    GArray *table;
     guint i;
-    int ret;
 
-    v->fd = ioctl(s->vm_fd, KVM_CREATE_VCPU, (unsigned long)cpu->apic_id);
-    if (v->fd < 0) {
-        error_setg(errp, "kvm_init_vcpu: kvm_get_vcpu failed (%u): %s",
-                   cpu->apic_id, strerror(errno));
-        g_free(v);
-        return false;
-    }
-    v->run = mmap(NULL, s->run_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-                  v->fd, 0);
-    if (v->run == MAP_FAILED) {
-        error_setg(errp, "mmap'ing vcpu state failed: %s", strerror(errno));
-        close(v->fd);
-        g_free(v);
-        return false;
-    }
-
-    /* As QEMU: Hyper-V's vCPU capabilities before the CPUID */
-    if (!hyperv_kvm_init_vcpu(s->vm_fd, v->fd, cpu, &ms->cpu_env, errp)) {
-        munmap(v->run, s->run_size);
-        close(v->fd);
-        g_free(v);
-        return false;
-    }
-    table = x86_cpu_build_cpuid_table(cpu, &ms->cpu_env);
     cpuid = g_malloc0(sizeof(*cpuid) +
                       table->len * sizeof(struct kvm_cpuid_entry2));
     cpuid->nent = table->len;
@@ -381,15 +356,41 @@ bool kvm_init_vcpu(MachineState *ms, X86CPU *cpu, Error **errp)
         cpuid->entries[i].edx = e->edx;
     }
     g_array_unref(table);
+    return cpuid;
+}
+
+bool kvm_init_vcpu(MachineState *ms, X86CPU *cpu, Error **errp)
+{
+    KVMState *s = kvm_state;
+    KVMVCPU *v = g_new0(KVMVCPU, 1);
+    struct kvm_cpuid2 *cpuid;
+    int ret;
+
+    v->run = MAP_FAILED;
+    v->fd = ioctl(s->vm_fd, KVM_CREATE_VCPU, (unsigned long)cpu->apic_id);
+    if (v->fd < 0) {
+        error_setg(errp, "kvm_init_vcpu: kvm_get_vcpu failed (%u): %s",
+                   cpu->apic_id, strerror(errno));
+        goto fail;
+    }
+    v->run = mmap(NULL, s->run_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+                  v->fd, 0);
+    if (v->run == MAP_FAILED) {
+        error_setg(errp, "mmap'ing vcpu state failed: %s", strerror(errno));
+        goto fail;
+    }
+
+    /* As QEMU: Hyper-V's vCPU capabilities before the CPUID */
+    if (!hyperv_kvm_init_vcpu(s->vm_fd, v->fd, cpu, &ms->cpu_env, errp)) {
+        goto fail;
+    }
+    cpuid = kvm_cpuid2_from_table(cpu, &ms->cpu_env);
     ret = ioctl(v->fd, KVM_SET_CPUID2, cpuid);
     g_free(cpuid);
     if (ret < 0) {
         error_setg(errp, "kvm_init_vcpu: KVM_SET_CPUID2 failed: %s",
                    strerror(errno));
-        munmap(v->run, s->run_size);
-        close(v->fd);
-        g_free(v);
-        return false;
+        goto fail;
     }
     if (cpu->kvm_pv_enforce_cpuid) {
         /* The host then refuses PV MSRs and hypercalls the CPUID withholds */
@@ -400,10 +401,7 @@ bool kvm_init_vcpu(MachineState *ms, X86CPU *cpu, Error **errp)
         if (ioctl(v->fd, KVM_ENABLE_CAP, &cap) < 0) {
             error_setg(errp, "kvm: Failed to enable PV feature CPUID "
                        "enforcement: %s", strerror(errno));
-            munmap(v->run, s->run_size);
-            close(v->fd);
-            g_free(v);
-            return false;
+            goto fail;
         }
     }
     v->cpu = cpu;
@@ -416,6 +414,16 @@ bool kvm_init_vcpu(MachineState *ms, X86CPU *cpu, Error **errp)
     g_hash_table_insert(s->vcpus, cpu, v);
     s->ms = ms;
     return true;
+
+fail:
+    if (v->run != MAP_FAILED) {
+        munmap(v->run, s->run_size);
+    }
+    if (v->fd >= 0) {
+        close(v->fd);
+    }
+    g_free(v);
+    return false;
 }
 
 int kvm_vcpu_thread_id(X86CPU *cpu)
@@ -474,6 +482,12 @@ int kvm_vcpu_count(void)
     return kvm_state && kvm_state->vcpu_list ? kvm_state->vcpu_list->len : 0;
 }
 
+static gboolean vm_internal_error_bh(gpointer data)
+{
+    vm_stop(RUN_STATE_INTERNAL_ERROR);
+    return G_SOURCE_REMOVE;
+}
+
 /* Interrupt lines through the in-kernel irqchip */
 static void kvm_set_irq(int gsi, int level)
 {
@@ -483,7 +497,13 @@ static void kvm_set_irq(int gsi, int level)
         return;
     }
     if (ioctl(kvm_state->vm_fd, KVM_IRQ_LINE, &irq) < 0) {
+        /*
+         * A lost interrupt would leave the guest waiting for ever: stop
+         * the VM where a management client can see why.  From the main
+         * loop, not here: the caller may be a device handler on any thread.
+         */
         error_report("KVM_IRQ_LINE %d failed: %s", gsi, strerror(errno));
+        g_idle_add(vm_internal_error_bh, NULL);
     }
 }
 
@@ -513,12 +533,6 @@ static void vcpu_wait_for_run(KVMVCPU *v)
     pthread_mutex_unlock(&vcpu_lock);
 }
 
-static gboolean vcpu_internal_error_bh(gpointer data)
-{
-    vm_stop(RUN_STATE_INTERNAL_ERROR);
-    return G_SOURCE_REMOVE;
-}
-
 
 /* The vCPU stops for good; the VM stops with status internal-error. */
 static void vcpu_fail(KVMVCPU *v, const char *fmt, ...)
@@ -534,7 +548,7 @@ static void vcpu_fail(KVMVCPU *v, const char *fmt, ...)
     pthread_mutex_lock(&vcpu_lock);
     v->failed = true;
     pthread_mutex_unlock(&vcpu_lock);
-    g_main_context_invoke(NULL, vcpu_internal_error_bh, NULL);
+    g_main_context_invoke(NULL, vm_internal_error_bh, NULL);
 }
 
 static void vcpu_handle_io(KVMVCPU *v)
@@ -701,20 +715,49 @@ static void kvm_pause_all(void)
     pthread_mutex_unlock(&vcpu_lock);
 }
 
-void kvm_create_vcpu_threads(void)
+/* SIG_IPI only interrupts KVM_RUN; it must not kill the process */
+static bool kvm_install_sig_ipi(Error **errp)
 {
     struct sigaction sa = { .sa_handler = sig_ipi_handler };
+
+    if (sigaction(SIG_IPI, &sa, NULL) < 0) {
+        error_setg(errp, "kvm: cannot install the vCPU kick signal "
+                   "handler: %s", strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/*
+ * One thread per vCPU, parked until the VM first runs, as QEMU starts them
+ * at start-up (management reads their ids while the VM is paused to pin
+ * them).
+ */
+static bool kvm_create_vcpu_threads(Error **errp)
+{
     guint i;
 
     if (!kvm_state || !kvm_state->vcpu_list || vcpus_started) {
-        return;
+        return true;
     }
-    sigaction(SIG_IPI, &sa, NULL);
-    vcpus_started = true;
+    if (!kvm_install_sig_ipi(errp)) {
+        return false;
+    }
     for (i = 0; i < kvm_state->vcpu_list->len; i++) {
         KVMVCPU *v = g_ptr_array_index(kvm_state->vcpu_list, i);
-        pthread_create(&v->thread, NULL, vcpu_thread_fn, v);
+        int ret = pthread_create(&v->thread, NULL, vcpu_thread_fn, v);
+
+        if (ret) {
+            /*
+             * The threads already started stay parked: start-up fails
+             * and the process exits, so nobody waits for the missing one
+             */
+            error_setg(errp, "kvm: cannot create the thread of vCPU %u: %s",
+                       i, strerror(ret));
+            return false;
+        }
     }
+    vcpus_started = true;
     /* Each thread records its id, then parks until the VM runs */
     pthread_mutex_lock(&vcpu_lock);
     for (i = 0; i < kvm_state->vcpu_list->len; i++) {
@@ -724,11 +767,24 @@ void kvm_create_vcpu_threads(void)
         }
     }
     pthread_mutex_unlock(&vcpu_lock);
+    return true;
 }
 
+bool kvm_init_vcpus(MachineState *ms, Error **errp)
+{
+    guint i;
+
+    for (i = 0; ms->cpus && i < ms->cpus->len; i++) {
+        if (!kvm_init_vcpu(ms, g_ptr_array_index(ms->cpus, i), errp)) {
+            return false;
+        }
+    }
+    return kvm_create_vcpu_threads(errp);
+}
+
+/* The threads exist since start-up (kvm_create_vcpu_threads) */
 static void kvm_resume_all(void)
 {
-    kvm_create_vcpu_threads();
     pthread_mutex_lock(&vcpu_lock);
     vcpus_should_run = true;
     pthread_cond_broadcast(&vcpu_cond);
@@ -756,9 +812,6 @@ static const RunstateHooks kvm_runstate_hooks = {
 
 void kvm_start_machine(MachineState *ms)
 {
-    struct sigaction sa = { .sa_handler = sig_ipi_handler };
-
-    sigaction(SIG_IPI, &sa, NULL);
     pc_set_irq_handler(kvm_set_irq);
     runstate_set_hooks(&kvm_runstate_hooks);
     qemu_set_reset_vcpu_hooks(kvm_pause_all, kvm_resume_all);

@@ -34,17 +34,17 @@ bool kvm_accel_check_option(const char *key, const char *value,
 /* Creates the vCPU for cpu and gives it its CPUID table. */
 bool kvm_init_vcpu(MachineState *ms, X86CPU *cpu, Error **errp);
 /*
- * Starts one thread per vCPU, parked until the VM first runs, as QEMU
- * does at start-up (management reads their ids while the VM is paused to
- * pin them).  Idempotent.
+ * kvm_init_vcpu() for each of ms->cpus, then one thread per vCPU, parked
+ * until the VM first runs.  Fails if a thread or the kick signal's handler
+ * cannot be set up.
  */
-void kvm_create_vcpu_threads(void);
+bool kvm_init_vcpus(MachineState *ms, Error **errp);
 /* A vCPU's thread id (for query-cpus-fast); the main thread's before run */
 int kvm_vcpu_thread_id(X86CPU *cpu);
 
 /*
  * Installs the run-state hooks (stop/cont pause and resume the vCPU
- * threads; the first cont starts them) and the interrupt line handler.
+ * threads) and the interrupt line handler.
  */
 void kvm_start_machine(MachineState *ms);
 /* A reset lets vCPUs that stopped on an internal error run again */
