@@ -287,9 +287,10 @@ JsonNode *object_property_parse_str(ObjectProperty *prop, const char *str,
     }
 }
 
-bool object_property_is_field(const ObjectProperty *prop)
+bool object_property_owns_string(const ObjectProperty *prop)
 {
-    return prop->get == field_get;
+    return (prop->get == field_get && prop->kind == PROP_KIND_STRING) ||
+           prop->get == object_prop_get_str_at_offset;
 }
 
 const char *object_prop_value_str(ObjectProperty *prop, JsonNode *value,

@@ -562,8 +562,7 @@ void object_unref(Object *obj)
         for (i = 0; i < props->len; i++) {
             ObjectProperty *prop = g_ptr_array_index(props, i);
             /* Field strings belong to the object model, not finalizers */
-            if (prop->kind == PROP_KIND_STRING &&
-                object_property_is_field(prop)) {
+            if (object_property_owns_string(prop)) {
                 char **p = (char **)((char *)obj + prop->offset);
                 g_free(*p);
                 *p = NULL;

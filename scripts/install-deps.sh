@@ -9,6 +9,8 @@ pkgs="$pkgs libseccomp-dev"
 if [ "$1" = "--tests" ]; then
     # QEMU 7.2 is the oracle of the differential tests
     pkgs="$pkgs qemu-system-x86"
+    # the style suite lists the tracked files with git
+    pkgs="$pkgs git"
     # tests/libvirt: libvirt 9.0's embedded QEMU driver, virsh, the
     # libvirt-qemu user it looks up, and the Python bindings
     pkgs="$pkgs libvirt-daemon libvirt-clients libvirt-daemon-driver-qemu"

@@ -152,8 +152,12 @@ const char *object_prop_value_str(ObjectProperty *prop, JsonNode *value,
 /* A get accessor for a char * at prop->offset ("" while NULL) */
 JsonNode *object_prop_get_str_at_offset(Object *obj, ObjectProperty *prop,
                                         Error **errp);
-/* True for the properties object_class_property_add_field() made */
-bool object_property_is_field(const ObjectProperty *prop);
+/*
+ * True for a property whose value is a char * at prop->offset owned by the
+ * object (string fields, object_prop_get_str_at_offset): object_unref()
+ * frees it, finalizers must not.
+ */
+bool object_property_owns_string(const ObjectProperty *prop);
 /* The QOM type name listings show ("string" where QEMU says so) */
 void object_property_set_type(ObjectProperty *prop, const char *type);
 /* Adds an alias: another name for the same accessors. */

@@ -425,13 +425,6 @@ static void x86_cpu_class_init(ObjectClass *oc, void *data)
     x86_cpu_hyperv_register_props(oc);
 }
 
-static void x86_cpu_finalize(Object *obj)
-{
-    X86CPU *cpu = X86_CPU(obj);
-
-    g_free(cpu->vendor);
-    g_free(cpu->model_id);
-}
 
 static void x86_cpu_initfn(Object *obj)
 {
@@ -563,7 +556,6 @@ static void x86_cpu_register_types(void)
         .class_size = sizeof(X86CPUClass),
         .class_init = x86_cpu_class_init,
         .instance_init = x86_cpu_initfn,
-        .instance_finalize = x86_cpu_finalize,
     };
     static const TypeInfo max_info = {
         .name = X86_CPU_TYPE_NAME("max"),

@@ -615,7 +615,9 @@ def test_hyperv(emb):
 def main():
     ensure_libvirt()
     if not os.path.exists(GUEST):
-        skip(f"{GUEST} is not built")
+        print(f"Bail out! {GUEST} is not built (meson builds it with this "
+              "test)")
+        sys.exit(1)
     tmp = tempfile.mkdtemp(prefix="libvirt-test-")
     emb = Embed()
     t0 = time.time()

@@ -155,6 +155,7 @@ static void test_expand_case(gconstpointer data)
         g.driver = kv[0];
         g.property = kv[1];
         g.value = kv[2];
+        g_free(kv);  /* the strings now belong to g */
         g_ptr_array_add(globals, &g);
     }
     opts = x86_cpu_parse_option(c->cpu, &err);
@@ -207,6 +208,9 @@ static void test_unhalt_warning_text(void)
                                   machine_compat("pc-q35-8.0"), NULL, opts,
                                   &error_fatal);
         x86_cpu_realize(cpu, &env, &error_fatal);
+        object_unref(OBJECT(cpu));
+        x86_cpu_options_free(opts);
+        host_caps_free(host);
         return;
     }
     g_test_trap_subprocess(NULL, 0, 0);
@@ -228,6 +232,9 @@ static void test_auto_enable_is_silent(void)
                                   machine_compat("pc-q35-8.0"), NULL, opts,
                                   &error_fatal);
         x86_cpu_realize(cpu, &env, &error_fatal);
+        object_unref(OBJECT(cpu));
+        x86_cpu_options_free(opts);
+        host_caps_free(host);
         return;
     }
     g_test_trap_subprocess(NULL, 0, 0);
