@@ -1,7 +1,8 @@
 #!/bin/sh
 # Regenerates the golden CPUID tables (docs/golden-cpuid.md).
 #
-#   scripts/update-golden-cpuid.sh            re-baseline tests/data/cpuid/
+#   scripts/update-golden-cpuid.sh            show what a re-baseline changes
+#   scripts/update-golden-cpuid.sh --write    re-baseline tests/data/cpuid/
 #   scripts/update-golden-cpuid.sh DIR        write the tables to DIR instead
 #
 # Layout: DIR/<host>/<machine>/<model>.txt, for every recorded host
@@ -16,7 +17,9 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 tool=${CPUID_TABLE:-$top/build/tools/cpuid-table}
-out=${1:-$top/tests/data/cpuid}
+golden=$top/tests/data/cpuid
+. "$top/scripts/golden-gate.sh"
+golden_gate_args "$@"
 models="qemu64 kvm64 Haswell Skylake-Server Cascadelake-Server Icelake-Server
 EPYC EPYC-Rome EPYC-Milan max"
 
@@ -49,8 +52,8 @@ for hostfile in "$top"/tests/data/hosts/*.host; do
 done
 rm -f "$tmp/stderr"
 
-chmod 755 "$tmp"
-rm -rf "$out"
-mv "$tmp" "$out"
+status=0
+golden_gate_finish || status=$?
 trap - EXIT INT TERM
-echo "$(find "$out" -name '*.txt' | wc -l) tables in $out"
+rm -rf "$tmp"
+exit $status

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Regenerates the golden Hyper-V leaf tables (docs/hyperv.md).
 #
-#   scripts/update-golden-hyperv.sh           re-baseline tests/data/hyperv/
+#   scripts/update-golden-hyperv.sh           show what a re-baseline changes
+#   scripts/update-golden-hyperv.sh --write   re-baseline tests/data/hyperv/
 #   scripts/update-golden-hyperv.sh DIR       write the tables to DIR instead
 #
 # Layout: DIR/<host>/<case>.txt for every Hyper-V host
@@ -16,7 +17,9 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 tool=${CPUID_TABLE:-$top/build/tools/cpuid-table}
-out=${1:-$top/tests/data/hyperv}
+golden=$top/tests/data/hyperv
+. "$top/scripts/golden-gate.sh"
+golden_gate_args "$@"
 
 # The enlightenments libvirt users typically enable for Windows guests
 # (issue 5's list); hv-stimer needs hv-time, which libvirt adds for its
@@ -73,8 +76,8 @@ for hostfile in "$top"/tests/data/hosts/hyperv-*.host; do
 done
 rm -f "$tmp/stdout" "$tmp/stderr"
 
-chmod 755 "$tmp"
-rm -rf "$out"
-mv "$tmp" "$out"
+status=0
+golden_gate_finish || status=$?
 trap - EXIT INT TERM
-echo "$(find "$out" -name '*.txt' | wc -l) tables in $out"
+rm -rf "$tmp"
+exit $status

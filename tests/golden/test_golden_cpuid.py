@@ -26,7 +26,8 @@ GOLDEN = os.path.join(TOP, "tests", "data", "cpuid")
 HOSTS = os.path.join(TOP, "tests", "data", "hosts")
 TOOL = os.environ.get("CPUID_TABLE",
                       os.path.join(TOP, "build", "tools", "cpuid-table"))
-REBASELINE = "scripts/update-golden-cpuid.sh && git diff tests/data/cpuid/"
+REBASELINE = ("scripts/update-golden-cpuid.sh (review), then --write; "
+              "the commit says why")
 MAX_DIFFS = 3
 MODELS = ["qemu64", "kvm64", "Haswell", "Skylake-Server",
           "Cascadelake-Server", "Icelake-Server", "EPYC", "EPYC-Rome",

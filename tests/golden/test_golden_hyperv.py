@@ -17,7 +17,8 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 GOLDEN = os.path.join(TOP, "tests", "data", "hyperv")
 TOOL = os.environ.get("CPUID_TABLE",
                       os.path.join(TOP, "build", "tools", "cpuid-table"))
-REBASELINE = "scripts/update-golden-hyperv.sh && git diff tests/data/hyperv/"
+REBASELINE = ("scripts/update-golden-hyperv.sh (review), then --write; "
+              "the commit says why")
 
 
 def files_under(d):
