@@ -478,7 +478,7 @@ static bool chr_open_pty(Chardev *chr, QemuOpts *opts, Error **errp)
 }
 
 /* query-chardev: [{label, filename, frontend-open}] sorted by label */
-JsonNode *qmp_query_chardev(JsonObject *args, Error **errp)
+JsonNode *qmp_query_chardev(Error **errp)
 {
     JsonArray *arr = json_array_new();
     GList *ids = chardevs ? g_hash_table_get_keys(chardevs) : NULL, *l;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "chardev/char.h"
+#include "hw/boards.h"
 #include "monitor/hmp.h"
 #include "monitor/qmp.h"
 #include "monitor/qmp-commands.h"
@@ -415,16 +416,25 @@ bool monitor_init_hmp(Chardev *chr, Error **errp)
     return true;
 }
 
-JsonNode *qmp_human_monitor_command(JsonObject *args, Error **errp)
+JsonNode *qmp_human_monitor_command(const QmpArgsHumanMonitorCommand *args,
+                                    Error **errp)
 {
-    const char *cmd = qmp_arg_str(args, "command-line", true, errp);
+    MachineState *ms = current_machine;
     char *out;
     JsonNode *n;
 
-    if (!cmd) {
+    /*
+     * cpu-index picks the CPU that CPU-specific commands act on; none of
+     * this monitor's commands is, but an index naming no CPU is refused as
+     * QEMU 7.2 refuses it
+     */
+    if (args->has_cpu_index &&
+        (!ms || !ms->cpus || args->cpu_index < 0 ||
+         args->cpu_index >= ms->cpus->len)) {
+        error_setg(errp, "Parameter 'cpu-index' expects a CPU number");
         return NULL;
     }
-    out = hmp_execute(cmd);
+    out = hmp_execute(args->command_line);
     n = json_node_init_string(json_node_alloc(), out);
     g_free(out);
     return n;

@@ -7,94 +7,28 @@
  * (device-list-properties is in system/device.c, query-chardev in
  * chardev/char.c).
  *
- * query-qmp-schema is minimal but valid: every command of the table, with
- * real argument types only where a client looks deeper:
- *   device_add   feature json-cli-hotplug   (-device takes JSON)
- *   object-add   qom-type enum values       (-object takes JSON)
- *   query-named-block-nodes  argument "flat"
- * Type names are numbers, as QEMU's are.
+ * query-qmp-schema describes every command, event and type of
+ * qapi/schema.json (generated), including device_add's json-cli-hotplug
+ * feature and object-add's qom-type values, from which libvirt learns
+ * that -device and -object take JSON.
  */
 #include <string.h>
 
+#include "monitor/json-parser.h"
 #include "monitor/qmp.h"
 #include "monitor/qmp-commands.h"
 #include "qom/object.h"
 #include "sysemu/os-posix.h"
 
-static const char schema_types[] =
-    "["
-    "{\"name\": \"0\", \"meta-type\": \"object\", \"members\": []},"
-    "{\"name\": \"1\", \"meta-type\": \"object\", \"members\": ["
-    "  {\"name\": \"qom-type\", \"type\": \"2\"},"
-    "  {\"name\": \"id\", \"type\": \"str\"}], \"tag\": \"qom-type\","
-    "  \"variants\": []},"
-    "{\"name\": \"2\", \"meta-type\": \"enum\","
-    "  \"values\": [\"memory-backend-ram\", \"secret\"],"
-    "  \"members\": [{\"name\": \"memory-backend-ram\"},"
-    "               {\"name\": \"secret\"}]},"
-    "{\"name\": \"3\", \"meta-type\": \"object\", \"members\": ["
-    "  {\"name\": \"driver\", \"type\": \"str\"},"
-    "  {\"name\": \"bus\", \"default\": null, \"type\": \"str\"},"
-    "  {\"name\": \"id\", \"default\": null, \"type\": \"str\"}]},"
-    "{\"name\": \"4\", \"meta-type\": \"object\", \"members\": ["
-    "  {\"name\": \"flat\", \"default\": null, \"type\": \"bool\"}]},"
-    "{\"name\": \"5\", \"meta-type\": \"array\", \"element-type\": \"0\"},"
-    "{\"name\": \"any\", \"meta-type\": \"builtin\", \"json-type\": \"value\"},"
-    "{\"name\": \"str\", \"meta-type\": \"builtin\", \"json-type\": \"string\"},"
-    "{\"name\": \"bool\", \"meta-type\": \"builtin\","
-    "  \"json-type\": \"boolean\"}"
-    "]";
-
-JsonNode *qmp_query_qmp_schema(JsonObject *args, Error **errp)
+/* Generated from qapi/schema.json with the dispatch table */
+JsonNode *qmp_query_qmp_schema(Error **errp)
 {
-    JsonParser *parser = json_parser_new();
-    JsonArray *arr = json_array_new(), *types;
-    const QmpCommand *c;
-    guint i;
+    Error *err = NULL;
+    JsonNode *n = qmp_json_parse(qmp_schema_json, &err);
 
-    for (c = qmp_commands; c->name; c++) {
-        JsonObject *o = json_object_new();
-        const char *arg = "0", *ret = "0";
-
-        if (!strcmp(c->name, "query-named-block-nodes")) {
-            arg = "4";
-            ret = "5";
-        }
-        json_object_set_string_member(o, "name", c->name);
-        json_object_set_string_member(o, "meta-type", "command");
-        json_object_set_string_member(o, "arg-type", arg);
-        json_object_set_string_member(o, "ret-type", ret);
-        json_object_set_boolean_member(o, "allow-oob", false);
-        json_array_add_object_element(arr, o);
-    }
-    /* device_add and object-add exist only as types of the command line */
-    {
-        JsonObject *o = json_object_new();
-        JsonArray *features = json_array_new();
-
-        json_array_add_string_element(features, "json-cli-hotplug");
-        json_object_set_string_member(o, "name", "device_add");
-        json_object_set_string_member(o, "meta-type", "command");
-        json_object_set_string_member(o, "arg-type", "3");
-        json_object_set_string_member(o, "ret-type", "0");
-        json_object_set_array_member(o, "features", features);
-        json_array_add_object_element(arr, o);
-        o = json_object_new();
-        json_object_set_string_member(o, "name", "object-add");
-        json_object_set_string_member(o, "meta-type", "command");
-        json_object_set_string_member(o, "arg-type", "1");
-        json_object_set_string_member(o, "ret-type", "0");
-        json_array_add_object_element(arr, o);
-    }
-    json_parser_load_from_data(parser, schema_types, -1, NULL);
-    types = json_node_get_array(json_parser_get_root(parser));
-    for (i = 0; i < json_array_get_length(types); i++) {
-        json_array_add_element(arr,
-                               json_node_copy(json_array_get_element(types,
-                                                                     i)));
-    }
-    g_object_unref(parser);
-    return json_node_init_array(json_node_alloc(), arr);
+    /* The generator wrote it: a parse error is a build bug */
+    g_assert(n && !err);
+    return n;
 }
 
 /*
@@ -102,17 +36,15 @@ JsonNode *qmp_query_qmp_schema(JsonObject *args, Error **errp)
  * memory-backend-file: libvirt 9.0 asks about it unconditionally and
  * crashes on an error (QEMU always has it; this build does not).
  */
-JsonNode *qmp_qom_list_properties(JsonObject *args, Error **errp)
+JsonNode *qmp_qom_list_properties(const QmpArgsQomListProperties *args,
+                                  Error **errp)
 {
-    const char *name = qmp_arg_str(args, "typename", true, errp);
+    const char *name = args->typename;
     JsonArray *arr;
     ObjectClass *oc;
     GPtrArray *props;
     guint i;
 
-    if (!name) {
-        return NULL;
-    }
     oc = object_class_by_name(name);
     if (!oc && strcmp(name, "memory-backend-file")) {
         error_set(errp, ERROR_CLASS_DEVICE_NOT_FOUND, "Class '%s' not found",
@@ -163,9 +95,10 @@ static const CliOption cli_options[] = {
     { NULL },
 };
 
-JsonNode *qmp_query_command_line_options(JsonObject *args, Error **errp)
+JsonNode *qmp_query_command_line_options(
+    const QmpArgsQueryCommandLineOptions *args, Error **errp)
 {
-    const char *want = qmp_arg_str(args, "option", false, errp);
+    const char *want = args->has_option ? args->option : NULL;
     JsonArray *arr = json_array_new();
     const CliOption *c;
     bool found = false;
@@ -208,92 +141,46 @@ JsonNode *qmp_query_command_line_options(JsonObject *args, Error **errp)
 
 /* Migration capabilities: kept, no migration happens ------------------------ */
 
-static const char *const migrate_caps[] = {
-    "xbzrle", "rdma-pin-all", "auto-converge", "zero-blocks", "compress",
-    "events", "postcopy-ram", "x-colo", "release-ram", "return-path",
-    "pause-before-switchover", "multifd", "dirty-bitmaps",
-    "postcopy-blocktime", "late-block-activate", "x-ignore-shared",
-    "validate-uuid", "background-snapshot", "zero-copy-send",
-    "postcopy-preempt", NULL,
-};
-static bool migrate_cap_state[G_N_ELEMENTS(migrate_caps)];
+static bool migrate_cap_state[MIGRATION_CAPABILITY__MAX];
 
-JsonNode *qmp_query_migrate_capabilities(JsonObject *args, Error **errp)
+JsonNode *qmp_query_migrate_capabilities(Error **errp)
 {
     JsonArray *arr = json_array_new();
     int i;
 
-    for (i = 0; migrate_caps[i]; i++) {
+    for (i = 0; i < MIGRATION_CAPABILITY__MAX; i++) {
         JsonObject *o = json_object_new();
 
-        json_object_set_string_member(o, "capability", migrate_caps[i]);
+        json_object_set_string_member(o, "capability",
+                                      MigrationCapability_str[i]);
         json_object_set_boolean_member(o, "state", migrate_cap_state[i]);
         json_array_add_object_element(arr, o);
     }
     return json_node_init_array(json_node_alloc(), arr);
 }
 
-JsonNode *qmp_migrate_set_capabilities(JsonObject *args, Error **errp)
+JsonNode *qmp_migrate_set_capabilities(
+    const QmpArgsMigrateSetCapabilities *args, Error **errp)
 {
-    JsonNode *n = json_object_get_member(args, "capabilities");
-    bool state[G_N_ELEMENTS(migrate_caps)];
-    JsonArray *list;
-    guint i;
-    int j;
+    unsigned i;
 
-    if (!n) {
-        error_setg(errp, "Parameter 'capabilities' is missing");
-        return NULL;
-    }
-    if (!JSON_NODE_HOLDS_ARRAY(n)) {
-        error_setg(errp, "Invalid parameter type for 'capabilities', "
-                   "expected: array");
-        return NULL;
-    }
-    /* All or nothing */
-    memcpy(state, migrate_cap_state, sizeof(state));
-    list = json_node_get_array(n);
-    for (i = 0; i < json_array_get_length(list); i++) {
-        JsonNode *e = json_array_get_element(list, i);
-        const char *cap;
-        bool on;
+    for (i = 0; i < args->capabilities.len; i++) {
+        const MigrationCapabilityStatus *c = &args->capabilities.items[i];
 
-        if (!JSON_NODE_HOLDS_OBJECT(e)) {
-            error_setg(errp, "Invalid parameter type for 'capabilities[%u]', "
-                       "expected: object", i);
-            return NULL;
-        }
-        cap = qmp_arg_str(json_node_get_object(e), "capability", true, errp);
-        if (!cap || !qmp_arg_bool(json_node_get_object(e), "state", false,
-                                  &on, errp)) {
-            return NULL;
-        }
-        for (j = 0; migrate_caps[j] && strcmp(migrate_caps[j], cap); j++) {
-        }
-        if (!migrate_caps[j]) {
-            error_setg(errp, "Parameter 'capability' does not accept value "
-                       "'%s'", cap);
-            return NULL;
-        }
-        state[j] = on;
+        migrate_cap_state[c->capability] = c->state;
     }
-    memcpy(migrate_cap_state, state, sizeof(state));
     return qmp_empty_return();
 }
 
 /* Block layer: this build has no block devices ------------------------------ */
 
-JsonNode *qmp_query_named_block_nodes(JsonObject *args, Error **errp)
+JsonNode *qmp_query_named_block_nodes(const QmpArgsQueryNamedBlockNodes *args,
+                                      Error **errp)
 {
-    bool flat;
-
-    if (!qmp_arg_bool(args, "flat", false, &flat, errp)) {
-        return NULL;
-    }
     return json_node_init_array(json_node_alloc(), json_array_new());
 }
 
-JsonNode *qmp_query_block(JsonObject *args, Error **errp)
+JsonNode *qmp_query_block(Error **errp)
 {
     return json_node_init_array(json_node_alloc(), json_array_new());
 }

@@ -1,15 +1,7 @@
 /*
- * The QMP command table and the target-independent commands.
- *
- * Commands (sorted; handlers elsewhere are in monitor/qmp-commands.h):
- *   cont, device-list-properties, migrate-set-capabilities,
- *   qmp_capabilities, qom-get, qom-list, qom-list-properties,
- *   qom-list-types, query-block, query-chardev, query-command-line-options,
- *   query-commands, query-cpu-definitions, query-cpu-model-expansion,
- *   query-cpus-fast, query-kvm, query-machines, query-migrate-capabilities,
- *   query-name, query-named-block-nodes, query-qmp-schema, query-status,
- *   query-target, query-version, quit, stop, system_powerdown, system_reset,
- *   x-query-cpuid
+ * The target-independent QMP commands: negotiation, version and status,
+ * QOM, run state.  Every command is declared in qapi/schema.json, which
+ * also generates the dispatch table; its arguments arrive checked.
  */
 #include <stdio.h>
 #include <string.h>
@@ -37,42 +29,17 @@ static JsonNode *take_array(JsonArray *a)
     return n;
 }
 
-/* The monitor enters command mode when this succeeds (monitor/qmp.c) */
-static JsonNode *qmp_qmp_capabilities(JsonObject *args, Error **errp)
+/*
+ * The monitor enters command mode when this succeeds (monitor/qmp.c).
+ * "oob" is the one capability; the visitor has checked the values.
+ */
+JsonNode *qmp_qmp_capabilities(const QmpArgsQmpCapabilities *args,
+                               Error **errp)
 {
-    JsonNode *enable = json_object_get_member(args, "enable");
-    JsonArray *arr;
-    guint i;
-
-    if (!enable) {
-        return qmp_empty_return();
-    }
-    if (!JSON_NODE_HOLDS_ARRAY(enable)) {
-        error_setg(errp, "Invalid parameter type for 'enable', expected: "
-                   "array");
-        return NULL;
-    }
-    arr = json_node_get_array(enable);
-    for (i = 0; i < json_array_get_length(arr); i++) {
-        JsonNode *cap = json_array_get_element(arr, i);
-
-        if (!JSON_NODE_HOLDS_VALUE(cap) ||
-            json_node_get_value_type(cap) != G_TYPE_STRING) {
-            error_setg(errp, "Invalid parameter type for 'enable[%u]', "
-                       "expected: string", i);
-            return NULL;
-        }
-        /* "oob" is advertised; no command of ours runs out of band */
-        if (strcmp(json_node_get_string(cap), "oob")) {
-            error_setg(errp, "Parameter 'enable' does not accept value '%s'",
-                       json_node_get_string(cap));
-            return NULL;
-        }
-    }
     return qmp_empty_return();
 }
 
-static JsonNode *qmp_query_version(JsonObject *args, Error **errp)
+JsonNode *qmp_query_version(Error **errp)
 {
     JsonObject *o = json_object_new(), *q = json_object_new();
     int major = 0, minor = 0, micro = 0;
@@ -87,7 +54,7 @@ static JsonNode *qmp_query_version(JsonObject *args, Error **errp)
     return take_object(o);
 }
 
-static JsonNode *qmp_query_commands(JsonObject *args, Error **errp)
+JsonNode *qmp_query_commands(Error **errp)
 {
     JsonArray *arr = json_array_new();
     const QmpCommand *c;
@@ -100,7 +67,7 @@ static JsonNode *qmp_query_commands(JsonObject *args, Error **errp)
     return take_array(arr);
 }
 
-static JsonNode *qmp_query_status(JsonObject *args, Error **errp)
+JsonNode *qmp_query_status(Error **errp)
 {
     JsonObject *o = json_object_new();
 
@@ -110,7 +77,7 @@ static JsonNode *qmp_query_status(JsonObject *args, Error **errp)
     return take_object(o);
 }
 
-static JsonNode *qmp_query_name(JsonObject *args, Error **errp)
+JsonNode *qmp_query_name(Error **errp)
 {
     JsonObject *o = json_object_new();
 
@@ -120,7 +87,7 @@ static JsonNode *qmp_query_name(JsonObject *args, Error **errp)
     return take_object(o);
 }
 
-static JsonNode *qmp_query_target(JsonObject *args, Error **errp)
+JsonNode *qmp_query_target(Error **errp)
 {
     JsonObject *o = json_object_new();
 
@@ -153,15 +120,11 @@ static void qom_find_partial(Object *obj, const char *suffix, Object **found,
  * QOM paths as QEMU resolves them: absolute ("/machine/unattached"), or
  * partial ("unattached"), which must match exactly one object's path tail.
  */
-static Object *qmp_resolve(JsonObject *args, Error **errp)
+static Object *qmp_resolve(const char *path, Error **errp)
 {
-    const char *path = qmp_arg_str(args, "path", true, errp);
     Object *obj = NULL;
     int count = 0;
 
-    if (!path) {
-        return NULL;
-    }
     if (path[0] == '/') {
         obj = object_resolve_path(path);
     } else if (!path[0]) {
@@ -180,9 +143,9 @@ static Object *qmp_resolve(JsonObject *args, Error **errp)
     return obj;
 }
 
-static JsonNode *qmp_qom_list(JsonObject *args, Error **errp)
+JsonNode *qmp_qom_list(const QmpArgsQomList *args, Error **errp)
 {
-    Object *obj = qmp_resolve(args, errp);
+    Object *obj = qmp_resolve(args->path, errp);
     JsonArray *arr;
     GPtrArray *props;
     guint i;
@@ -212,16 +175,12 @@ static JsonNode *qmp_qom_list(JsonObject *args, Error **errp)
     return take_array(arr);
 }
 
-static JsonNode *qmp_qom_get(JsonObject *args, Error **errp)
+JsonNode *qmp_qom_get(const QmpArgsQomGet *args, Error **errp)
 {
-    Object *obj = qmp_resolve(args, errp);
-    const char *prop;
+    Object *obj = qmp_resolve(args->path, errp);
+    const char *prop = args->property;
 
     if (!obj) {
-        return NULL;
-    }
-    prop = qmp_arg_str(args, "property", true, errp);
-    if (!prop) {
         return NULL;
     }
     if (object_resolve_path_component(obj, prop)) {
@@ -234,16 +193,13 @@ static JsonNode *qmp_qom_get(JsonObject *args, Error **errp)
     return object_property_get(obj, prop, errp);
 }
 
-static JsonNode *qmp_qom_list_types(JsonObject *args, Error **errp)
+JsonNode *qmp_qom_list_types(const QmpArgsQomListTypes *args, Error **errp)
 {
-    const char *implements = qmp_arg_str(args, "implements", false, errp);
-    bool abstract;
+    const char *implements = args->has_implements ? args->implements : NULL;
+    bool abstract = args->has_abstract && args->abstract;
     GSList *list, *l;
     JsonArray *arr;
 
-    if (!qmp_arg_bool(args, "abstract", false, &abstract, errp)) {
-        return NULL;
-    }
     if (implements && !object_class_by_name(implements)) {
         return take_array(json_array_new());
     }
@@ -269,13 +225,13 @@ static JsonNode *qmp_qom_list_types(JsonObject *args, Error **errp)
     return take_array(arr);
 }
 
-static JsonNode *qmp_stop(JsonObject *args, Error **errp)
+JsonNode *qmp_stop(Error **errp)
 {
     vm_stop(RUN_STATE_PAUSED);
     return qmp_empty_return();
 }
 
-static JsonNode *qmp_cont(JsonObject *args, Error **errp)
+JsonNode *qmp_cont(Error **errp)
 {
     if (runstate_get() == RUN_STATE_INTERNAL_ERROR ||
         runstate_get() == RUN_STATE_SHUTDOWN) {
@@ -287,58 +243,20 @@ static JsonNode *qmp_cont(JsonObject *args, Error **errp)
 }
 
 /* As QEMU: the SHUTDOWN event goes out before quit's reply */
-static JsonNode *qmp_quit(JsonObject *args, Error **errp)
+JsonNode *qmp_quit(Error **errp)
 {
     qemu_system_shutdown_request(SHUTDOWN_CAUSE_HOST_QMP_QUIT);
     return qmp_empty_return();
 }
 
-static JsonNode *qmp_system_reset(JsonObject *args, Error **errp)
+JsonNode *qmp_system_reset(Error **errp)
 {
     qemu_system_reset_request(SHUTDOWN_CAUSE_HOST_QMP_SYSTEM_RESET);
     return qmp_empty_return();
 }
 
-static JsonNode *qmp_system_powerdown(JsonObject *args, Error **errp)
+JsonNode *qmp_system_powerdown(Error **errp)
 {
     qemu_system_powerdown_request();
     return qmp_empty_return();
 }
-
-const QmpCommand qmp_commands[] = {
-    { "cont", qmp_cont, "" },
-    { "device-list-properties", qmp_device_list_properties, "typename" },
-    { "human-monitor-command", qmp_human_monitor_command,
-      "command-line cpu-index" },
-    { "migrate-set-capabilities", qmp_migrate_set_capabilities,
-      "capabilities" },
-    { "qmp_capabilities", qmp_qmp_capabilities, "enable" },
-    { "qom-get", qmp_qom_get, "path property" },
-    { "qom-list", qmp_qom_list, "path" },
-    { "qom-list-properties", qmp_qom_list_properties, "typename" },
-    { "qom-list-types", qmp_qom_list_types, "implements abstract" },
-    { "query-block", qmp_query_block, "" },
-    { "query-chardev", qmp_query_chardev, "" },
-    { "query-command-line-options", qmp_query_command_line_options,
-      "option" },
-    { "query-commands", qmp_query_commands, "" },
-    { "query-cpu-definitions", qmp_query_cpu_definitions, "" },
-    { "query-cpu-model-expansion", qmp_query_cpu_model_expansion, "type model" },
-    { "query-cpus-fast", qmp_query_cpus_fast, "" },
-    { "query-iothreads", qmp_query_iothreads, "" },
-    { "query-kvm", qmp_query_kvm, "" },
-    { "query-machines", qmp_query_machines, "" },
-    { "query-migrate-capabilities", qmp_query_migrate_capabilities, "" },
-    { "query-name", qmp_query_name, "" },
-    { "query-named-block-nodes", qmp_query_named_block_nodes, "flat" },
-    { "query-qmp-schema", qmp_query_qmp_schema, "" },
-    { "query-status", qmp_query_status, "" },
-    { "query-target", qmp_query_target, "" },
-    { "query-version", qmp_query_version, "" },
-    { "quit", qmp_quit, "" },
-    { "stop", qmp_stop, "" },
-    { "system_powerdown", qmp_system_powerdown, "" },
-    { "system_reset", qmp_system_reset, "" },
-    { "x-query-cpuid", qmp_x_query_cpuid, "cpu-index" },
-    { NULL },
-};

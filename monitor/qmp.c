@@ -34,8 +34,10 @@
  *    (monitor/json-parser.h).  A client may vanish at any point; the next
  *    one gets a fresh greeting.
  *
- * The commands are the table qmp_commands[] in monitor/qmp-cmds.c; each
- * entry names the arguments it accepts, checked here before dispatch.
+ * The commands, their arguments and results are declared in
+ * qapi/schema.json; scripts/qapi-gen.py makes the table qmp_commands[] and
+ * the descriptors that qapi/qapi-visit.c checks arguments against (with
+ * QEMU 7.2's texts) before a handler runs.
  */
 #include <string.h>
 
@@ -45,6 +47,8 @@
 #include "chardev/char.h"
 #include "monitor/json-parser.h"
 #include "monitor/qmp.h"
+#include "monitor/qmp-commands.h"
+#include "qapi/qapi-visit.h"
 #include "qemu/option.h"
 
 typedef struct Monitor {
@@ -72,8 +76,7 @@ static void monitor_send(Monitor *mon, JsonObject *obj)
 }
 
 /* QEMU puts "id" before "error" (and after "return") */
-static void monitor_send_error(Monitor *mon, ErrorClass cls, const char *desc,
-                               JsonNode *id)
+static JsonObject *reply_error(ErrorClass cls, const char *desc, JsonNode *id)
 {
     JsonObject *o = json_object_new(), *err = json_object_new();
 
@@ -83,13 +86,16 @@ static void monitor_send_error(Monitor *mon, ErrorClass cls, const char *desc,
     json_object_set_string_member(err, "class", error_class_name(cls));
     json_object_set_string_member(err, "desc", desc);
     json_object_set_object_member(o, "error", err);
-    monitor_send(mon, o);
+    return o;
 }
 
-static void monitor_send_err(Monitor *mon, Error *err, JsonNode *id)
+static JsonObject *reply_err(Error *err, JsonNode *id)
 {
-    monitor_send_error(mon, error_get_class(err), error_get_pretty(err), id);
+    JsonObject *o = reply_error(error_get_class(err), error_get_pretty(err),
+                                id);
+
     error_free(err);
+    return o;
 }
 
 JsonNode *qmp_empty_return(void)
@@ -142,27 +148,6 @@ static const QmpCommand *qmp_find_command(const char *name)
     return NULL;
 }
 
-/* Rejects arguments the command does not take, as QEMU's QAPI does */
-static bool qmp_check_args(const QmpCommand *cmd, JsonObject *args,
-                           Error **errp)
-{
-    char **allowed = g_strsplit(cmd->args ? cmd->args : "", " ", -1);
-    JsonObjectIter it;
-    const char *name;
-    JsonNode *member;
-    bool ok = true;
-
-    json_object_iter_init_ordered(&it, args);
-    while (ok && json_object_iter_next_ordered(&it, &name, &member)) {
-        if (!g_strv_contains((const char *const *)allowed, name)) {
-            error_setg(errp, "Parameter '%s' is unexpected", name);
-            ok = false;
-        }
-    }
-    g_strfreev(allowed);
-    return ok;
-}
-
 static bool is_string(JsonNode *n)
 {
     return JSON_NODE_HOLDS_VALUE(n) &&
@@ -207,7 +192,44 @@ static const char *qmp_check_request(JsonObject *req, Error **errp)
     return json_node_get_string(exec);
 }
 
-static void monitor_dispatch(Monitor *mon, JsonObject *req)
+unsigned qmp_contract_violations;
+
+/*
+ * Runs a command whose arguments have been checked.  The handler contract
+ * (a result, or NULL with an error, never both or neither) is checked
+ * here, once for every command: a broken handler is a bug of ours, which
+ * must cost the client one reply, never the running VM.
+ */
+static JsonNode *qmp_run(const QmpCommand *cmd, JsonObject *args,
+                         Error **errp)
+{
+    void *cargs = g_malloc0(cmd->args ? cmd->args->size : 1);
+    Error *err = NULL;
+    JsonNode *ret = NULL;
+
+    if (qapi_visit_struct(cmd->args, args, cargs, &err)) {
+        ret = cmd->fn(cargs, &err);
+        if (!ret == !err) {
+            qmp_contract_violations++;
+            error_report("QMP command '%s' %s", cmd->name,
+                         ret ? "returned a result and an error"
+                             : "failed without an error");
+            if (ret) {
+                json_node_unref(ret);
+                ret = NULL;
+            } else {
+                error_setg(&err, "Internal error in command '%s'",
+                           cmd->name);
+            }
+        }
+    }
+    qapi_struct_free(cmd->args, cargs);
+    g_free(cargs);
+    error_propagate(errp, err);
+    return ret;
+}
+
+JsonObject *qmp_dispatch(JsonObject *req, bool commands_enabled)
 {
     JsonNode *id = json_object_get_member(req, "id");
     JsonNode *args_node, *ret;
@@ -218,52 +240,49 @@ static void monitor_dispatch(Monitor *mon, JsonObject *req)
 
     name = qmp_check_request(req, &err);
     if (!name) {
-        monitor_send_err(mon, err, id);
-        return;
+        return reply_err(err, id);
     }
-    if (!mon->commands_enabled && strcmp(name, "qmp_capabilities")) {
-        monitor_send_error(mon, ERROR_CLASS_COMMAND_NOT_FOUND,
+    if (!commands_enabled && strcmp(name, "qmp_capabilities")) {
+        return reply_error(ERROR_CLASS_COMMAND_NOT_FOUND,
                            "Expecting capabilities negotiation with "
                            "'qmp_capabilities'", id);
-        return;
     }
-    if (mon->commands_enabled && !strcmp(name, "qmp_capabilities")) {
-        monitor_send_error(mon, ERROR_CLASS_COMMAND_NOT_FOUND,
+    if (commands_enabled && !strcmp(name, "qmp_capabilities")) {
+        return reply_error(ERROR_CLASS_COMMAND_NOT_FOUND,
                            "Capabilities negotiation is already complete, "
                            "command ignored", id);
-        return;
     }
     cmd = qmp_find_command(name);
     if (!cmd) {
         char *desc = g_strdup_printf("The command %s has not been found", name);
-        monitor_send_error(mon, ERROR_CLASS_COMMAND_NOT_FOUND, desc, id);
+
+        reply = reply_error(ERROR_CLASS_COMMAND_NOT_FOUND, desc, id);
         g_free(desc);
-        return;
+        return reply;
     }
     args_node = json_object_get_member(req, "arguments");
     args = args_node ? json_object_ref(json_node_get_object(args_node))
                      : json_object_new();
-    if (!qmp_check_args(cmd, args, &err)) {
-        json_object_unref(args);
-        monitor_send_err(mon, err, id);
-        return;
-    }
-    ret = cmd->fn(args, &err);
+    ret = qmp_run(cmd, args, &err);
     json_object_unref(args);
     if (!ret) {
-        if (!err) {
-            error_setg(&err, "command '%s' failed", name);
-        }
-        monitor_send_err(mon, err, id);
-        return;
-    }
-    if (!strcmp(name, "qmp_capabilities")) {
-        mon->commands_enabled = true;
+        return reply_err(err, id);
     }
     reply = json_object_new();
     json_object_set_member(reply, "return", ret);
     if (id) {
         json_object_set_member(reply, "id", json_node_copy(id));
+    }
+    return reply;
+}
+
+static void monitor_dispatch(Monitor *mon, JsonObject *req)
+{
+    JsonObject *reply = qmp_dispatch(req, mon->commands_enabled);
+
+    if (!mon->commands_enabled && json_object_has_member(reply, "return")) {
+        /* only qmp_capabilities can succeed before negotiation */
+        mon->commands_enabled = true;
     }
     monitor_send(mon, reply);
 }
@@ -274,12 +293,13 @@ static void monitor_handle_value(void *opaque, JsonNode *value, Error *err)
     Monitor *mon = opaque;
 
     if (err) {
-        monitor_send_err(mon, err, NULL);
+        monitor_send(mon, reply_err(err, NULL));
         return;
     }
     if (!JSON_NODE_HOLDS_OBJECT(value)) {
-        monitor_send_error(mon, ERROR_CLASS_GENERIC_ERROR,
-                           "QMP input must be a JSON object", NULL);
+        monitor_send(mon, reply_error(ERROR_CLASS_GENERIC_ERROR,
+                                      "QMP input must be a JSON object",
+                                      NULL));
     } else {
         monitor_dispatch(mon, json_node_get_object(value));
     }
@@ -303,9 +323,7 @@ static void monitor_event(void *opaque, ChardevEvent event)
     if (event == CHR_EVENT_OPENED) {
         JsonObject *greeting = json_object_new(), *qmp = json_object_new();
         JsonArray *caps = json_array_new();
-        const QmpCommand *v = qmp_find_command("query-version");
-
-        json_object_set_member(qmp, "version", v->fn(NULL, NULL));
+        json_object_set_member(qmp, "version", qmp_query_version(NULL));
         json_array_add_string_element(caps, "oob");
         json_object_set_array_member(qmp, "capabilities", caps);
         json_object_set_object_member(greeting, "QMP", qmp);
@@ -405,85 +423,4 @@ bool qemu_qmp_add(const char *optarg, Error **errp)
     g_free(opts);
     g_free(id);
     return ok;
-}
-
-/* Argument helpers with QEMU's texts ---------------------------------------- */
-
-const char *qmp_arg_str(JsonObject *args, const char *name, bool required,
-                        Error **errp)
-{
-    JsonNode *n = args ? json_object_get_member(args, name) : NULL;
-
-    if (!n) {
-        if (required) {
-            error_setg(errp, "Parameter '%s' is missing", name);
-        }
-        return NULL;
-    }
-    if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING) {
-        error_setg(errp, "Invalid parameter type for '%s', expected: string",
-                   name);
-        return NULL;
-    }
-    return json_node_get_string(n);
-}
-
-bool qmp_arg_bool(JsonObject *args, const char *name, bool defval, bool *out,
-                  Error **errp)
-{
-    JsonNode *n = args ? json_object_get_member(args, name) : NULL;
-
-    *out = defval;
-    if (!n) {
-        return true;
-    }
-    if (!JSON_NODE_HOLDS_VALUE(n) ||
-        json_node_get_value_type(n) != G_TYPE_BOOLEAN) {
-        error_setg(errp, "Invalid parameter type for '%s', expected: boolean",
-                   name);
-        return false;
-    }
-    *out = json_node_get_boolean(n);
-    return true;
-}
-
-bool qmp_arg_int(JsonObject *args, const char *name, bool required,
-                 int64_t defval, int64_t *out, Error **errp)
-{
-    JsonNode *n = args ? json_object_get_member(args, name) : NULL;
-
-    *out = defval;
-    if (!n) {
-        if (required) {
-            error_setg(errp, "Parameter '%s' is missing", name);
-            return false;
-        }
-        return true;
-    }
-    if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_INT64) {
-        error_setg(errp, "Invalid parameter type for '%s', expected: integer",
-                   name);
-        return false;
-    }
-    *out = json_node_get_int(n);
-    return true;
-}
-
-JsonObject *qmp_arg_object(JsonObject *args, const char *name, bool required,
-                           Error **errp)
-{
-    JsonNode *n = args ? json_object_get_member(args, name) : NULL;
-
-    if (!n) {
-        if (required) {
-            error_setg(errp, "Parameter '%s' is missing", name);
-        }
-        return NULL;
-    }
-    if (!JSON_NODE_HOLDS_OBJECT(n)) {
-        error_setg(errp, "Invalid parameter type for '%s', expected: object",
-                   name);
-        return NULL;
-    }
-    return json_node_get_object(n);
 }

@@ -127,17 +127,15 @@ static void device_register_types(void)
 type_init(device_register_types)
 
 /* device-list-properties: the -device properties of a driver */
-JsonNode *qmp_device_list_properties(JsonObject *args, Error **errp)
+JsonNode *qmp_device_list_properties(
+    const QmpArgsDeviceListProperties *args, Error **errp)
 {
-    const char *name = qmp_arg_str(args, "typename", true, errp);
+    const char *name = args->typename;
     const DeviceModel *m = NULL;
     const DeviceProp *p;
     JsonArray *arr;
     size_t i;
 
-    if (!name) {
-        return NULL;
-    }
     for (i = 0; i < G_N_ELEMENTS(device_models); i++) {
         if (!strcmp(device_models[i].driver, name)) {
             m = &device_models[i];

@@ -28,28 +28,6 @@ static volatile gint shutdown_requested;
 static int exit_status;
 static GThread *main_thread;
 
-static const char *const runstate_names[RUN_STATE__MAX] = {
-    [RUN_STATE_PRELAUNCH] = "prelaunch",
-    [RUN_STATE_PAUSED] = "paused",
-    [RUN_STATE_RUNNING] = "running",
-    [RUN_STATE_INTERNAL_ERROR] = "internal-error",
-    [RUN_STATE_SHUTDOWN] = "shutdown",
-    [RUN_STATE_GUEST_PANICKED] = "guest-panicked",
-};
-
-static const char *const shutdown_cause_names[] = {
-    [SHUTDOWN_CAUSE_NONE] = "none",
-    [SHUTDOWN_CAUSE_HOST_ERROR] = "host-error",
-    [SHUTDOWN_CAUSE_HOST_QMP_QUIT] = "host-qmp-quit",
-    [SHUTDOWN_CAUSE_HOST_QMP_SYSTEM_RESET] = "host-qmp-system-reset",
-    [SHUTDOWN_CAUSE_HOST_SIGNAL] = "host-signal",
-    [SHUTDOWN_CAUSE_HOST_UI] = "host-ui",
-    [SHUTDOWN_CAUSE_GUEST_SHUTDOWN] = "guest-shutdown",
-    [SHUTDOWN_CAUSE_GUEST_RESET] = "guest-reset",
-    [SHUTDOWN_CAUSE_GUEST_PANIC] = "guest-panic",
-    [SHUTDOWN_CAUSE_SUBSYSTEM_RESET] = "subsystem-reset",
-};
-
 static void __attribute__((constructor)) runstate_init_thread(void)
 {
     main_thread = g_thread_self();
@@ -67,7 +45,7 @@ RunState runstate_get(void)
 
 const char *runstate_name(RunState state)
 {
-    return state < RUN_STATE__MAX ? runstate_names[state] : "unknown";
+    return state < RUN_STATE__MAX ? RunState_str[state] : "unknown";
 }
 
 bool runstate_is_running(void)
@@ -142,7 +120,7 @@ static JsonNode *cause_data(ShutdownCause cause)
     JsonNode *n;
 
     json_object_set_boolean_member(d, "guest", cause_is_guest(cause));
-    json_object_set_string_member(d, "reason", shutdown_cause_names[cause]);
+    json_object_set_string_member(d, "reason", ShutdownCause_str[cause]);
     n = json_node_init_object(json_node_alloc(), d);
     json_object_unref(d);
     return n;

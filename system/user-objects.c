@@ -17,6 +17,7 @@
 
 #include "qemu/option.h"
 #include "qom/object.h"
+#include "monitor/qmp-commands.h"
 #include "sysemu/user-objects.h"
 
 typedef struct HostMemoryBackend {
@@ -77,7 +78,7 @@ static bool iothread_complete(IOThreadObject *t, Error **errp)
     return true;
 }
 
-JsonNode *qmp_query_iothreads(JsonObject *args, Error **errp)
+JsonNode *qmp_query_iothreads(Error **errp)
 {
     Object *objs = object_get_container("objects");
     JsonArray *arr = json_array_new();

@@ -295,7 +295,7 @@ bool machine_create_cpus(MachineState *ms, Error **errp)
 
 /* query-machines ------------------------------------------------------------ */
 
-JsonNode *qmp_query_machines(JsonObject *args, Error **errp)
+JsonNode *qmp_query_machines(Error **errp)
 {
     GSList *list = machine_class_list_sorted(), *l;
     JsonArray *arr = json_array_new();

@@ -10,21 +10,27 @@
 #include "qapi/error.h"
 
 /*
- * A command handler.  args is the "arguments" object (an empty object when
- * absent).  Returns the "return" value (a new node; an empty object for
- * commands without a result) or NULL with *errp set.
+ * The dispatch table, generated from qapi/schema.json (scripts/qapi-gen.py):
+ * fn gets the arguments as the command's C struct, checked against args
+ * (NULL: the command takes none), and returns the "return" value or NULL
+ * with *errp set.
  */
-typedef JsonNode *QmpCommandFunc(JsonObject *args, Error **errp);
+typedef JsonNode *QmpMarshalFunc(const void *args, Error **errp);
+
+#define QMP_CMD_OOB (1u << 0)        /* may run out of band */
+#define QMP_CMD_PRECONFIG (1u << 1)  /* allowed before x-exit-preconfig */
 
 typedef struct QmpCommand {
     const char *name;
-    QmpCommandFunc *fn;
-    /* Argument names the command accepts, space-separated ("" = none) */
-    const char *args;
+    QmpMarshalFunc *fn;
+    const struct QapiStructDesc *args;
+    unsigned flags;
 } QmpCommand;
 
-/* The full command table (monitor/qmp-cmds.c), terminated by {NULL}. */
+/* The full command table, terminated by {NULL}. */
 extern const QmpCommand qmp_commands[];
+/* query-qmp-schema's answer, as JSON text */
+extern const char qmp_schema_json[];
 
 /* Sends an event to every QMP monitor in command mode; data may be NULL. */
 void qmp_event_send(const char *event, JsonNode *data);
@@ -38,15 +44,14 @@ bool qemu_qmp_add(const char *optarg, Error **errp);
 
 /* Helpers for handlers */
 JsonNode *qmp_empty_return(void);
-/* Required / optional argument accessors with QEMU's error texts
- * ("Parameter 'x' is missing", "Invalid parameter type for 'x', expected: string") */
-const char *qmp_arg_str(JsonObject *args, const char *name, bool required,
-                        Error **errp);
-bool qmp_arg_bool(JsonObject *args, const char *name, bool defval, bool *out,
-                  Error **errp);
-bool qmp_arg_int(JsonObject *args, const char *name, bool required,
-                 int64_t defval, int64_t *out, Error **errp);
-JsonObject *qmp_arg_object(JsonObject *args, const char *name, bool required,
-                           Error **errp);
+/*
+ * Dispatches one request object as a client's: returns the reply object
+ * ({"return": ...} or {"error": ...}, with the request's id).  For
+ * in-process callers (the QMP fuzz target); commands_enabled as after
+ * qmp_capabilities.
+ */
+JsonObject *qmp_dispatch(JsonObject *req, bool commands_enabled);
+/* Times a handler broke the return-or-error contract (see qmp.c) */
+extern unsigned qmp_contract_violations;
 
 #endif

@@ -1,33 +1,16 @@
 /*
- * Run state of the VM (QEMU's RunState subset) and shutdown requests.
+ * Run state of the VM and shutdown requests.
  */
 #ifndef SYSEMU_RUNSTATE_H
 #define SYSEMU_RUNSTATE_H
 
 #include <stdbool.h>
 
-typedef enum RunState {
-    RUN_STATE_PRELAUNCH,
-    RUN_STATE_PAUSED,
-    RUN_STATE_RUNNING,
-    RUN_STATE_INTERNAL_ERROR,
-    RUN_STATE_SHUTDOWN,
-    RUN_STATE_GUEST_PANICKED,
-    RUN_STATE__MAX,
-} RunState;
-
-typedef enum ShutdownCause {
-    SHUTDOWN_CAUSE_NONE,
-    SHUTDOWN_CAUSE_HOST_ERROR,
-    SHUTDOWN_CAUSE_HOST_QMP_QUIT,
-    SHUTDOWN_CAUSE_HOST_QMP_SYSTEM_RESET,
-    SHUTDOWN_CAUSE_HOST_SIGNAL,
-    SHUTDOWN_CAUSE_HOST_UI,
-    SHUTDOWN_CAUSE_GUEST_SHUTDOWN,
-    SHUTDOWN_CAUSE_GUEST_RESET,
-    SHUTDOWN_CAUSE_GUEST_PANIC,
-    SHUTDOWN_CAUSE_SUBSYSTEM_RESET,
-} ShutdownCause;
+/*
+ * RunState and ShutdownCause are QEMU's enums, declared in qapi/schema.json
+ * (query-status and the SHUTDOWN/RESET events carry their names).
+ */
+#include "qapi-types.h"
 
 RunState runstate_get(void);
 const char *runstate_name(RunState state);

@@ -29,7 +29,7 @@ static const GPtrArray *current_globals(void)
     return current_machine ? current_machine->global_props : NULL;
 }
 
-JsonNode *qmp_query_kvm(JsonObject *args, Error **errp)
+JsonNode *qmp_query_kvm(Error **errp)
 {
     JsonObject *o = json_object_new();
 
@@ -74,7 +74,7 @@ static JsonArray *x86_cpu_class_unavailable_features(ObjectClass *oc)
     return arr;
 }
 
-JsonNode *qmp_query_cpu_definitions(JsonObject *args, Error **errp)
+JsonNode *qmp_query_cpu_definitions(Error **errp)
 {
     GSList *list = object_class_get_list_sorted(TYPE_X86_CPU, false), *l;
     JsonArray *arr = json_array_new();
@@ -162,38 +162,19 @@ static void x86_cpu_to_full_dict(X86CPU *cpu, JsonObject *props)
     x86_cpu_to_static_dict(cpu, props);
 }
 
-JsonNode *qmp_query_cpu_model_expansion(JsonObject *args, Error **errp)
+JsonNode *qmp_query_cpu_model_expansion(
+    const QmpArgsQueryCpuModelExpansion *args, Error **errp)
 {
-    const char *type = qmp_arg_str(args, "type", true, errp);
-    JsonObject *model, *in_props = NULL, *out, *ret_model, *props;
-    const char *name;
+    const char *name = args->model.name;
+    JsonObject *in_props = NULL, *out, *ret_model, *props;
+    bool is_static = args->type == CPU_MODEL_EXPANSION_TYPE_STATIC;
     ObjectClass *oc;
     X86CPU *cpu;
     GList *members, *l;
-    bool is_static;
 
-    if (!type) {
-        return NULL;
-    }
-    if (strcmp(type, "static") && strcmp(type, "full")) {
-        error_setg(errp, "Parameter 'type' does not accept value '%s'", type);
-        return NULL;
-    }
-    is_static = !strcmp(type, "static");
-    model = qmp_arg_object(args, "model", true, errp);
-    if (!model) {
-        return NULL;
-    }
-    name = qmp_arg_str(model, "name", true, errp);
-    if (!name) {
-        error_prepend(errp, "model: ");
-        return NULL;
-    }
-    if (json_object_has_member(model, "props")) {
-        in_props = qmp_arg_object(model, "props", true, errp);
-        if (!in_props) {
-            return NULL;
-        }
+    /* As QEMU 7.2: props that are not an object are ignored */
+    if (args->model.has_props && JSON_NODE_HOLDS_OBJECT(args->model.props)) {
+        in_props = json_node_get_object(args->model.props);
     }
     oc = x86_cpu_class_by_name(name);
     if (!oc) {
@@ -238,7 +219,7 @@ JsonNode *qmp_query_cpu_model_expansion(JsonObject *args, Error **errp)
 
 /* query-cpus-fast, x-query-cpuid --------------------------------------------- */
 
-JsonNode *qmp_query_cpus_fast(JsonObject *args, Error **errp)
+JsonNode *qmp_query_cpus_fast(Error **errp)
 {
     JsonArray *arr = json_array_new();
     MachineState *ms = current_machine;
@@ -267,17 +248,14 @@ JsonNode *qmp_query_cpus_fast(JsonObject *args, Error **errp)
     return json_node_init_array(json_node_alloc(), arr);
 }
 
-JsonNode *qmp_x_query_cpuid(JsonObject *args, Error **errp)
+JsonNode *qmp_x_query_cpuid(const QmpArgsXQueryCpuid *args, Error **errp)
 {
     MachineState *ms = current_machine;
+    int64_t index = args->has_cpu_index ? args->cpu_index : 0;
     JsonArray *arr;
     GArray *table;
-    int64_t index;
     guint i;
 
-    if (!qmp_arg_int(args, "cpu-index", false, 0, &index, errp)) {
-        return NULL;
-    }
     if (!ms || !ms->cpus || index < 0 || index >= ms->cpus->len) {
         error_setg(errp, "CPU %" G_GINT64_FORMAT " does not exist", index);
         return NULL;

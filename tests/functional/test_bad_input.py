@@ -208,7 +208,7 @@ QMP_CASES = [
      "GenericError", "Property .tsc-frequency doesn't take value -5"),
     (b'{"execute":"query-cpu-model-expansion","arguments":{"type":"static",'
      b'"model":{"name":7}}}', "GenericError",
-     "Invalid parameter type for 'name', expected: string"),
+     "Invalid parameter type for 'model.name', expected: string"),
     (b'{"execute":"x-query-cpuid","arguments":{"cpu-index":99}}',
      "GenericError", "CPU 99 does not exist"),
     (b'{"execute":"x-query-cpuid","arguments":{"cpu-index":"0"}}',

@@ -1,0 +1,405 @@
+#!/usr/bin/env python3
+"""Generates the QMP layer's C tables from qapi/schema.json (docs/qmp.md).
+
+    scripts/qapi-gen.py SCHEMA OUTDIR
+
+Writes OUTDIR/qapi-types.h (C structs of command arguments, enums),
+OUTDIR/qapi-commands.h (the handlers' prototypes) and
+OUTDIR/qapi-commands.c (the argument descriptors the visitor in
+qapi/qapi-visit.c walks, the dispatch table qmp_commands[], and the
+introspection data query-qmp-schema returns).
+
+Introspection follows QEMU's conventions: builtin types by name, every
+other type by a number ("0" is the empty object of commands without
+arguments or result), lists as "[T]", optional members with "default":
+null, "allow-oob" only when true.
+"""
+
+import json
+import os
+import re
+import sys
+
+BUILTINS = {
+    # name: (JSON type of introspection, visitor kind, C type)
+    "str": ("string", "QAPI_STR", "const char *"),
+    "int": ("int", "QAPI_INT", "int64_t"),
+    "bool": ("boolean", "QAPI_BOOL", "bool"),
+    "number": ("number", "QAPI_NUMBER", "double"),
+    "any": ("value", "QAPI_ANY", "JsonNode *"),
+    "null": ("null", "QAPI_NULL", "JsonNode *"),
+}
+C_KEYWORDS = {"default", "int", "char", "if", "else", "for", "while",
+              "struct", "union", "enum", "case", "switch", "return"}
+
+
+def load(path):
+    text = "\n".join(l for l in open(path).read().splitlines()
+                     if not l.lstrip().startswith("#"))
+    dec = json.JSONDecoder()
+    entries, pos = [], 0
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if pos >= len(text):
+            return entries
+        obj, pos = dec.raw_decode(text, pos)
+        entries.append(obj)
+
+
+def c_name(name):
+    n = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    return "q_" + n if n in C_KEYWORDS else n
+
+
+def camel(name):
+    return "".join(p[:1].upper() + p[1:] for p in re.split(r"[-_]", name))
+
+
+def upper(name):
+    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
+    return re.sub(r"[^A-Za-z0-9]", "_", s).upper()
+
+
+def c_string(s):
+    return json.dumps(s)
+
+
+class Schema:
+    def __init__(self, entries):
+        self.enums, self.structs, self.commands, self.events = {}, {}, [], []
+        self.unions = {}
+        for e in entries:
+            if "enum" in e:
+                self.enums[e["enum"]] = e["data"]
+            elif "struct" in e:
+                self.structs[e["struct"]] = e["data"]
+            elif "union" in e:
+                self.unions[e["union"]] = e
+            elif "command" in e:
+                self.commands.append(e)
+            elif "event" in e:
+                self.events.append(e)
+            else:
+                raise SystemExit(f"qapi-gen: unknown entry {e}")
+        # A command's inline arguments are a struct of its own
+        for c in self.commands:
+            data = c.get("data")
+            if isinstance(data, dict) and data:
+                name = "QmpArgs" + camel(c["command"])
+                self.structs[name] = data
+                c["args"] = name
+            elif isinstance(data, str):
+                c["args"] = data
+            else:
+                c["args"] = None
+        for e in self.events:
+            data = e.get("data")
+            if isinstance(data, dict) and data:
+                name = "QmpEvent" + camel(e["event"])
+                self.structs[name] = data
+                e["args"] = name
+            else:
+                e["args"] = data
+        self.check()
+
+    def check(self):
+        def known(t):
+            if isinstance(t, list):
+                return len(t) == 1 and known(t[0])
+            return t in BUILTINS or t in self.enums or t in self.structs or \
+                t in self.unions
+        for name, data in self.structs.items():
+            for m, t in data.items():
+                if not known(t):
+                    raise SystemExit(f"qapi-gen: {name}.{m}: unknown type {t}")
+        for c in self.commands:
+            if c.get("returns") and not known(c["returns"]):
+                raise SystemExit(f"qapi-gen: {c['command']}: unknown return "
+                                 f"type {c['returns']}")
+
+    def arg_structs(self):
+        """Structs reachable from command arguments, dependencies first."""
+        order = []
+
+        def visit(t):
+            if isinstance(t, list):
+                visit(t[0])
+            elif t in self.structs and t not in order:
+                for mt in self.structs[t].values():
+                    visit(mt)
+                order.append(t)
+        for c in self.commands:
+            if c["args"] and not c.get("cli-only"):
+                visit(c["args"])
+        return order
+
+
+# C: types and descriptors -------------------------------------------------
+
+def member_c_type(schema, t):
+    if isinstance(t, list):
+        return f"{list_type(schema, t[0])} "
+    if t in BUILTINS:
+        return BUILTINS[t][2]
+    if t in schema.enums:
+        return f"{t} "
+    return f"{t} "
+
+
+def list_type(schema, elem):
+    return ("QapiList_" + (elem if elem not in BUILTINS else elem))
+
+
+def gen_types(schema):
+    out = ["/* Generated by scripts/qapi-gen.py from qapi/schema.json */",
+           "#ifndef QAPI_TYPES_H", "#define QAPI_TYPES_H", "",
+           "#include <stdbool.h>", "#include <stdint.h>",
+           "#include <json-glib/json-glib.h>", ""]
+    for name, values in schema.enums.items():
+        out.append(f"typedef enum {name} {{")
+        for v in values:
+            out.append(f"    {upper(name)}_{upper(v)},")
+        out.append(f"    {upper(name)}__MAX,")
+        out.append(f"}} {name};")
+        out.append(f"extern const char *const {name}_str[];")
+        out.append("")
+    lists = set()
+    for s in schema.arg_structs():
+        for t in schema.structs[s].values():
+            if isinstance(t, list):
+                lists.add(t[0])
+    structs = schema.arg_structs()
+    for s in structs:
+        out.append(f"typedef struct {s} {s};")
+    for elem in sorted(lists):
+        ctype = BUILTINS[elem][2] if elem in BUILTINS else elem
+        out.append(f"typedef struct {list_type(schema, elem)} {{")
+        out.append("    unsigned len;")
+        out.append(f"    {ctype} {'' if ctype.endswith('*') else ''}"
+                   f"{'*' if not ctype.endswith('*') else '*'}items;")
+        out.append(f"}} {list_type(schema, elem)};")
+    out.append("")
+    for s in structs:
+        out.append(f"struct {s} {{")
+        for m, t in schema.structs[s].items():
+            opt = m.startswith("*")
+            mname = c_name(m.lstrip("*"))
+            if opt:
+                out.append(f"    bool has_{mname};")
+            ctype = member_c_type(schema, t)
+            sep = "" if ctype.endswith("*") or ctype.endswith(" ") else " "
+            out.append(f"    {ctype}{sep}{mname};")
+        out.append("};")
+        out.append("")
+    out.append("#endif")
+    return "\n".join(out) + "\n"
+
+
+def handler_name(cmd):
+    return "qmp_" + c_name(cmd["command"])
+
+
+def gen_commands_h(schema):
+    out = ["/* Generated by scripts/qapi-gen.py from qapi/schema.json */",
+           "#ifndef QAPI_COMMANDS_H", "#define QAPI_COMMANDS_H", "",
+           '#include "qapi/error.h"', '#include "qapi-types.h"', "",
+           "/*",
+           " * One handler per command (qapi/schema.json): the arguments come",
+           " * checked and converted; strings and 'any' nodes are borrowed from",
+           " * the request for the duration of the call.  Returns the result",
+           " * (a new node; an empty object for commands without one) or NULL",
+           " * with *errp set, never both.",
+           " */"]
+    for c in schema.commands:
+        if c.get("cli-only"):
+            continue
+        args = f"const {c['args']} *args, " if c["args"] else ""
+        out.append(f"JsonNode *{handler_name(c)}({args}Error **errp);")
+    out += ["", "#endif"]
+    return "\n".join(out) + "\n"
+
+
+def kind_of(schema, t):
+    if isinstance(t, list):
+        return "QAPI_LIST"
+    if t in BUILTINS:
+        return BUILTINS[t][1]
+    if t in schema.enums:
+        return "QAPI_ENUM"
+    return "QAPI_STRUCT"
+
+
+def gen_commands_c(schema, introspection):
+    out = ["/* Generated by scripts/qapi-gen.py from qapi/schema.json */",
+           "#include <stddef.h>", "",
+           '#include "monitor/qmp.h"', '#include "qapi/qapi-visit.h"',
+           '#include "qapi-commands.h"', ""]
+    for name, values in schema.enums.items():
+        vals = ", ".join(c_string(v) for v in values)
+        out.append(f"const char *const {name}_str[] = {{ {vals}, NULL }};")
+    out.append("")
+    structs = schema.arg_structs()
+    for s in structs:
+        out.append(f"static const QapiStructDesc qapi_desc_{s};")
+    out.append("")
+
+    def elem_desc(t):
+        """(kind, enum table, struct desc, element size) of a list's element"""
+        if t in BUILTINS:
+            return BUILTINS[t][1], "NULL", "NULL", \
+                f"sizeof({BUILTINS[t][2]})"
+        if t in schema.enums:
+            return "QAPI_ENUM", f"{t}_str", "NULL", f"sizeof({t})"
+        return "QAPI_STRUCT", "NULL", f"&qapi_desc_{t}", f"sizeof({t})"
+
+    for s in structs:
+        out.append(f"static const QapiMemberDesc qapi_members_{s}[] = {{")
+        for m, t in schema.structs[s].items():
+            opt = m.startswith("*")
+            name = m.lstrip("*")
+            cm = c_name(name)
+            has = f"offsetof({s}, has_{cm})" if opt else "-1"
+            kind = kind_of(schema, t)
+            enum_tab, sub, el_kind, el_size = "NULL", "NULL", "0", "0"
+            if kind == "QAPI_ENUM":
+                enum_tab = f"{t}_str"
+            elif kind == "QAPI_STRUCT":
+                sub = f"&qapi_desc_{t}"
+            elif kind == "QAPI_LIST":
+                el_kind, enum_tab, sub, el_size = elem_desc(t[0])
+            out.append(f"    {{ {c_string(name)}, {kind}, "
+                       f"offsetof({s}, {cm}), {has}, {enum_tab}, {sub}, "
+                       f"{el_kind}, {el_size} }},")
+        out.append("    { NULL },")
+        out.append("};")
+        out.append(f"static const QapiStructDesc qapi_desc_{s} = {{ "
+                   f"{c_string(s)}, sizeof({s}), qapi_members_{s} }};")
+        out.append("")
+    for c in schema.commands:
+        if c.get("cli-only"):
+            continue
+        fn = "qmp_marshal_" + c_name(c["command"])
+        out.append(f"static JsonNode *{fn}(const void *args, Error **errp)")
+        out.append("{")
+        if c["args"]:
+            out.append(f"    return {handler_name(c)}(args, errp);")
+        else:
+            out.append("    (void)args;")
+            out.append(f"    return {handler_name(c)}(errp);")
+        out.append("}")
+        out.append("")
+    out.append("const QmpCommand qmp_commands[] = {")
+    for c in sorted(schema.commands, key=lambda c: c["command"]):
+        if c.get("cli-only"):
+            continue
+        desc = f"&qapi_desc_{c['args']}" if c["args"] else "NULL"
+        flags = []
+        if c.get("allow-oob"):
+            flags.append("QMP_CMD_OOB")
+        if c.get("allow-preconfig"):
+            flags.append("QMP_CMD_PRECONFIG")
+        out.append(f"    {{ {c_string(c['command'])}, qmp_marshal_"
+                   f"{c_name(c['command'])}, {desc}, "
+                   f"{' | '.join(flags) or '0'} }},")
+    out.append("    { NULL },")
+    out.append("};")
+    out.append("")
+    text = json.dumps(introspection, separators=(",", ":"))
+    out.append("/* query-qmp-schema's answer */")
+    out.append("const char qmp_schema_json[] =")
+    for i in range(0, len(text), 70):
+        out.append("    " + c_string(text[i:i + 70]))
+    out[-1] += ";"
+    return "\n".join(out) + "\n"
+
+
+# Introspection ------------------------------------------------------------
+
+def introspect(schema):
+    names = {}
+    entities = []
+
+    def ref(t):
+        if isinstance(t, list):
+            inner = ref(t[0])
+            name = f"[{inner}]"
+            if name not in names:
+                names[name] = name
+                entities.append({"name": name, "meta-type": "array",
+                                 "element-type": inner})
+            return name
+        if t in BUILTINS:
+            if t not in names:
+                names[t] = t
+                entities.append({"name": t, "meta-type": "builtin",
+                                 "json-type": BUILTINS[t][0]})
+            return t
+        if t is None or t == {}:
+            t = "__empty"
+        if t in names:
+            return names[t]
+        num = str(sum(1 for n in names.values() if n.isdigit()))
+        names[t] = num
+        if t == "__empty":
+            entities.append({"name": num, "meta-type": "object",
+                             "members": []})
+        elif t in schema.enums:
+            vals = schema.enums[t]
+            entities.append({"name": num, "meta-type": "enum",
+                             "members": [{"name": v} for v in vals],
+                             "values": vals})
+        else:
+            union = schema.unions.get(t)
+            ent = {"name": num, "meta-type": "object", "members": []}
+            entities.append(ent)
+            data = union["base"] if union else schema.structs[t]
+            for m, mt in data.items():
+                member = {"name": m.lstrip("*"), "type": ref(mt)}
+                if m.startswith("*"):
+                    member["default"] = None
+                ent["members"].append(member)
+            if union:
+                ent["tag"] = union["discriminator"]
+                ent["variants"] = [{"case": case, "type": ref(vt)}
+                                   for case, vt in union["data"].items()]
+        return num
+
+    ref(None)  # "0": the empty object
+    out = []
+    for c in schema.commands:
+        e = {"name": c["command"], "meta-type": "command",
+             "arg-type": ref(c["args"]), "ret-type": ref(c.get("returns"))}
+        if c.get("allow-oob"):
+            e["allow-oob"] = True
+        if c.get("features"):
+            e["features"] = c["features"]
+        out.append(e)
+    for ev in schema.events:
+        out.append({"name": ev["event"], "meta-type": "event",
+                    "arg-type": ref(ev["args"])})
+    return out + entities
+
+
+def main():
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    schema = Schema(load(sys.argv[1]))
+    info = introspect(schema)
+    out = sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    files = {
+        "qapi-types.h": gen_types(schema),
+        "qapi-commands.h": gen_commands_h(schema),
+        "qapi-commands.c": gen_commands_c(schema, info),
+    }
+    for name, text in files.items():
+        path = os.path.join(out, name)
+        old = open(path).read() if os.path.exists(path) else None
+        if old != text:
+            with open(path, "w") as f:
+                f.write(text)
+
+
+if __name__ == "__main__":
+    main()
