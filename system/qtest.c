@@ -77,6 +77,7 @@
 
 typedef struct QTestServer {
     Chardev *chr;
+    GString *out;                   /* in-process: replies go here */
     FILE *log;
     GTimer *timer;
     bool opened;
@@ -112,7 +113,11 @@ static void qtest_send(QTestServer *q, const char *line)
         qtest_log_stamp(q, "S");
         fprintf(q->log, " %s", line);
     }
-    qemu_chr_write_all(q->chr, (const uint8_t *)line, strlen(line));
+    if (q->out) {
+        g_string_append(q->out, line);
+    } else if (q->chr) {
+        qemu_chr_write_all(q->chr, (const uint8_t *)line, strlen(line));
+    }
 }
 
 static void G_GNUC_PRINTF(2, 3) qtest_sendf(QTestServer *q, const char *fmt,
@@ -598,6 +603,20 @@ static void qtest_process_command(QTestServer *q, char **words)
     qtest_sendf(q, "FAIL Unknown command '%s'\n", words[0]);
 }
 
+static void qtest_process_words(QTestServer *q, const char *line)
+{
+    char **words = g_strsplit(line, " ", -1);
+
+    if (!words[0]) {
+        /* An empty line still gets its one reply */
+        char *empty[] = { (char *)"", NULL };
+        qtest_process_command(q, empty);
+    } else {
+        qtest_process_command(q, words);
+    }
+    g_strfreev(words);
+}
+
 static void qtest_read(void *opaque, const uint8_t *buf, size_t len)
 {
     QTestServer *q = opaque;
@@ -606,17 +625,9 @@ static void qtest_read(void *opaque, const uint8_t *buf, size_t len)
     g_string_append_len(q->inbuf, (const char *)buf, len);
     while ((nl = memchr(q->inbuf->str, '\n', q->inbuf->len))) {
         char *line = g_strndup(q->inbuf->str, nl - q->inbuf->str);
-        char **words = g_strsplit(line, " ", -1);
 
         g_string_erase(q->inbuf, 0, nl - q->inbuf->str + 1);
-        if (!words[0]) {
-            /* An empty line still gets its one reply */
-            char *empty[] = { (char *)"", NULL };
-            qtest_process_command(q, empty);
-        } else {
-            qtest_process_command(q, words);
-        }
-        g_strfreev(words);
+        qtest_process_words(q, line);
         g_free(line);
     }
 }
@@ -648,6 +659,35 @@ static void qtest_event(void *opaque, ChardevEvent event)
     }
 }
 
+/* In-process use ---------------------------------------------------------- */
+
+static void qtest_pc_irq(int gsi, int level);
+
+void qtest_process_line(const char *line, GString *reply)
+{
+    QTestServer *q = &qtest_server;
+    GString *saved = q->out;
+
+    if (qtest_enabled() && !q->chr) {
+        /* as qtest_server_init does for a server on a chardev */
+        pc_set_irq_handler(qtest_pc_irq);
+    }
+    q->out = reply;
+    qtest_process_words(q, line);
+    q->out = saved;
+}
+
+void qtest_server_reset(void)
+{
+    QTestServer *q = &qtest_server;
+
+    q->intercepted = NULL;
+    memset(q->irq_levels, 0, sizeof(q->irq_levels));
+    if (q->inbuf) {
+        g_string_truncate(q->inbuf, 0);
+    }
+}
+
 bool qtest_irq_intercepted(const char *name)
 {
     return qtest_server.intercepted && !strcmp(qtest_server.intercepted, name);
@@ -657,7 +697,8 @@ void qtest_irq_report(int n, int level)
 {
     QTestServer *q = &qtest_server;
 
-    if (!q->chr || n < 0 || n >= QTEST_MAX_IRQ || q->irq_levels[n] == level) {
+    if ((!q->chr && !q->out) || n < 0 || n >= QTEST_MAX_IRQ ||
+        q->irq_levels[n] == level) {
         return;
     }
     q->irq_levels[n] = level;
