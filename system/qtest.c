@@ -27,6 +27,8 @@
  *   > b64read ADDR SIZE        < OK BASE64
  *   > b64write ADDR SIZE BASE64 < OK       (sizes differ: the shorter one)
  *   > memset ADDR SIZE VALUE   < OK        (SIZE 0 does nothing)
+ *     read, write, b64read and b64write take at most 64 MiB: beyond,
+ *     "ERR invalid argument size" (QEMU aborts if it cannot allocate)
  *   > clock_step               < OK NS     (to the next timer deadline;
  *                                FAIL cannot advance clock to the next
  *                                deadline because there is no pending
@@ -73,6 +75,7 @@
 #include "sysemu/qtest.h"
 
 #define QTEST_MAX_IRQ 256
+#define QTEST_MAX_BLOCK (64 * 1024 * 1024)
 #define PC_IOAPIC_PINS 24
 
 typedef struct QTestServer {
@@ -263,7 +266,11 @@ static void cmd_read_n(QTestServer *q, QTestRequest *r,
     qtest_sendf(q, "OK 0x%016" PRIx64 "\n", value);
 }
 
-/* ADDR SIZE for the block commands; SIZE must fit in memory at once */
+/*
+ * ADDR SIZE for the block commands.  The data is held in memory at once
+ * (twice, as hex or base64), so SIZE is bounded: QEMU's g_malloc aborts on
+ * a size it cannot allocate, and a request must not end the emulator.
+ */
 static bool block_args(QTestServer *q, QTestRequest *r, unsigned n,
                        uint64_t *addr, uint64_t *len)
 {
@@ -271,7 +278,7 @@ static bool block_args(QTestServer *q, QTestRequest *r, unsigned n,
         !arg_u64(q, r, 2, len)) {
         return false;
     }
-    if (*len > G_MAXSIZE / 2) {
+    if (*len > QTEST_MAX_BLOCK) {
         qtest_send(q, "ERR invalid argument size\n");
         return false;
     }
@@ -397,7 +404,16 @@ static void cmd_memset(QTestServer *q, QTestRequest *r, const QTestCommand *c)
 {
     uint64_t addr, len, value;
 
-    if (!block_args(q, r, 3, &addr, &len) || !arg_u64(q, r, 3, &value)) {
+    /* nothing is allocated: any size up to the old bound goes */
+    if (!need_args(q, r, 3) || !arg_u64(q, r, 1, &addr) ||
+        !arg_u64(q, r, 2, &len)) {
+        return;
+    }
+    if (len > G_MAXSIZE / 2) {
+        qtest_send(q, "ERR invalid argument size\n");
+        return;
+    }
+    if (!arg_u64(q, r, 3, &value)) {
         return;
     }
     cpu_physical_memory_set(addr, value, len);

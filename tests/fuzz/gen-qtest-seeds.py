@@ -295,6 +295,12 @@ def seeds(text):
                  "readq 18446744073709551616", "memset 0 0 0", "nosuch"):
         e.raw(line)
     s["protocol"] = e
+
+    e = new()                       # sizes nothing could allocate
+    for line in ("read 0 0x3fffffffffffffff", "b64read 0 0x4000001",
+                 "write 0 0x4000001 0x00", "memset 0 0x100000000 0"):
+        e.raw(line)
+    s["block-too-big"] = e
     return s
 
 
