@@ -91,16 +91,19 @@ static void rtc_latch_time(RTCState *s)
 {
     time_t secs = rtc_guest_secs(s);
     struct tm tm;
+    int year;
 
     gmtime_r(&secs, &tm);
+    /* not negative (RTC_MIN_SECS), unlike tm_year before 1900 */
+    year = tm.tm_year + 1900;
     s->cmos[RTC_SECONDS] = rtc_to_reg(s, tm.tm_sec);
     s->cmos[RTC_MINUTES] = rtc_to_reg(s, tm.tm_min);
     s->cmos[RTC_HOURS] = rtc_hour_to_reg(s, tm.tm_hour);
     s->cmos[RTC_DAY_OF_WEEK] = rtc_to_reg(s, tm.tm_wday + 1);
     s->cmos[RTC_DAY_OF_MONTH] = rtc_to_reg(s, tm.tm_mday);
     s->cmos[RTC_MONTH] = rtc_to_reg(s, tm.tm_mon + 1);
-    s->cmos[RTC_YEAR] = rtc_to_reg(s, tm.tm_year % 100);
-    s->cmos[RTC_CENTURY] = rtc_to_reg(s, (tm.tm_year + 1900) / 100);
+    s->cmos[RTC_YEAR] = rtc_to_reg(s, year % 100);
+    s->cmos[RTC_CENTURY] = rtc_to_reg(s, year / 100);
 }
 
 /* The time registers as the guest set them become the new offset */

@@ -105,7 +105,8 @@ static void test_set_time(void)
 
 /*
  * Times the registers can hold but 64-bit nanoseconds since 1970 cannot
- * (after 2262), and one before year 0 (found by the qtest fuzz target)
+ * (after 2262), before 1900 and before year 0 (found by the qtest fuzz
+ * target)
  */
 static const struct {
     const char *name;
@@ -122,6 +123,11 @@ static const struct {
       { 0xc2, 0x21, 0x01, 0x01 } },
     { "before-year-0", REG_B_24H, 0x00, 0x00, 0x00, 0x00,
       { 0x00, 0x00, 0x01, 0x01 } },
+    /* before 1900 struct tm's year is negative */
+    { "year-24", REG_B_24H, 0x00, 0x24, 0x07, 0x31,
+      { 0x00, 0x24, 0x07, 0x31 } },
+    { "year-1899", REG_B_24H | REG_B_DM, 18, 99, 12, 31,
+      { 18, 99, 12, 31 } },
 };
 
 static void test_far_dates(const void *data)
