@@ -1,18 +1,14 @@
 /*
- * Streaming JSON for QMP (see json-parser.h).
+ * The QMP JSON parser (over the tokens of one message, from
+ * json-stream.c), the one-shot parse and the writer (see json-parser.h).
  *
- * Three layers, as the protocol needs them:
- *  - a byte-at-a-time lexer, so that a value may arrive split across any
- *    number of reads, and several values may arrive in one read;
- *  - a streamer that collects tokens until the brackets balance, which is
- *    what delimits one QMP message (whitespace and newlines are not);
- *  - a recursive-descent parser over the collected tokens, whose depth is
- *    bounded by JSON_MAX_NESTING because the streamer refuses deeper input.
- *
- * Error texts follow QEMU's ("JSON parse error, expecting value", ...),
- * since clients and tests compare them.  Unlike QEMU, a value that exceeds
- * a limit yields one error and the rest of it is skipped (QEMU answers
- * every remaining token with its own error).
+ * The parser is recursive descent; its depth is bounded because the
+ * streamer refuses messages nested deeper than JSON_MAX_NESTING.  Error
+ * texts and what is accepted follow QEMU 7.2 ("JSON parse error,
+ * expecting value", ...), since clients and tests compare them.  Strings
+ * are QEMU's dialect: single quotes as well as double, modified UTF-8
+ * (U+0000 is kept as the two bytes C0 80, so C strings stay NUL-free, and
+ * written back as \u0000), and Unicode's noncharacters are refused.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -21,132 +17,21 @@
 #include <string.h>
 
 #include "monitor/json-parser.h"
-
-typedef enum TokType {
-    TOK_LCURLY,
-    TOK_RCURLY,
-    TOK_LSQUARE,
-    TOK_RSQUARE,
-    TOK_COLON,
-    TOK_COMMA,
-    TOK_STRING,
-    TOK_INTEGER,
-    TOK_FLOAT,
-    TOK_KEYWORD,
-} TokType;
-
-typedef struct Token {
-    TokType type;
-    char *text;     /* strings: raw, with quotes; numbers, keywords */
-} Token;
-
-typedef enum LexState {
-    L_START,
-    L_STRING,
-    L_STRING_ESC,
-    L_NUM_SIGN,     /* "-" */
-    L_NUM_ZERO,     /* "0" or "-0": no more integer digits allowed */
-    L_NUM_INT,
-    L_NUM_DOT,      /* "1." needs a digit */
-    L_NUM_FRAC,
-    L_NUM_E,        /* "1e" needs a sign or digit */
-    L_NUM_ESIGN,    /* "1e-" needs a digit */
-    L_NUM_EXP,
-    L_KEYWORD,
-    L_RECOVERY,     /* after a lexical error */
-} LexState;
-
-struct JsonStream {
-    JsonStreamEmit *emit;
-    void *opaque;
-
-    /* lexer */
-    LexState state;
-    char quote;
-    GString *tok;
-    bool tok_discard;   /* current token overflowed: drop its bytes */
-    bool tok_float;
-
-    /* streamer */
-    GPtrArray *tokens;  /* Token* of the value being collected */
-    int depth;
-    size_t size;
-    bool skipping;      /* a limit was hit: drop tokens until depth 0 */
-};
-
-static void token_free(gpointer p)
-{
-    Token *t = p;
-
-    g_free(t->text);
-    g_free(t);
-}
-
-JsonStream *json_stream_new(JsonStreamEmit *emit, void *opaque)
-{
-    JsonStream *s = g_new0(JsonStream, 1);
-
-    s->emit = emit;
-    s->opaque = opaque;
-    s->tok = g_string_new(NULL);
-    s->tokens = g_ptr_array_new_with_free_func(token_free);
-    return s;
-}
-
-static void stream_clear(JsonStream *s)
-{
-    g_ptr_array_set_size(s->tokens, 0);
-    s->depth = 0;
-    s->size = 0;
-}
-
-void json_stream_reset(JsonStream *s)
-{
-    stream_clear(s);
-    s->state = L_START;
-    s->skipping = false;
-    s->tok_discard = false;
-    g_string_truncate(s->tok, 0);
-}
-
-void json_stream_free(JsonStream *s)
-{
-    if (!s) {
-        return;
-    }
-    g_ptr_array_free(s->tokens, TRUE);
-    g_string_free(s->tok, TRUE);
-    g_free(s);
-}
-
-static void emit_error(JsonStream *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void emit_error(JsonStream *s, const char *fmt, ...)
-{
-    Error *err = NULL;
-    va_list ap;
-    char *msg;
-
-    va_start(ap, fmt);
-    msg = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    error_setg(&err, "%s", msg);
-    g_free(msg);
-    s->emit(s->opaque, NULL, err);
-}
+#include "monitor/json-internal.h"
 
 /* ---- parser ----------------------------------------------------------- */
 
 typedef struct Parser {
-    GPtrArray *tokens;
-    guint pos;
+    const JsonToken *tokens;
+    unsigned n, pos;
+    const char *text;
     Error *err;
 } Parser;
 
 static void parse_error(Parser *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* The first error is the one reported */
 static void parse_error(Parser *p, const char *fmt, ...)
 {
     va_list ap;
@@ -162,15 +47,14 @@ static void parse_error(Parser *p, const char *fmt, ...)
     g_free(msg);
 }
 
-static Token *peek(Parser *p)
+static const JsonToken *peek(Parser *p)
 {
-    return p->pos < p->tokens->len ? g_ptr_array_index(p->tokens, p->pos)
-                                   : NULL;
+    return p->pos < p->n ? &p->tokens[p->pos] : NULL;
 }
 
-static Token *next(Parser *p)
+static const JsonToken *next(Parser *p)
 {
-    Token *t = peek(p);
+    const JsonToken *t = peek(p);
 
     if (t) {
         p->pos++;
@@ -178,9 +62,16 @@ static Token *next(Parser *p)
     return t;
 }
 
-static int hex4(const char *s)
+static const char *tok_text(Parser *p, const JsonToken *t)
 {
-    int v = 0, i;
+    return p->text + t->start;
+}
+
+/* Four hex digits at s, or -1; stops at the first non-digit (or NUL) */
+static int32_t hex4(const char *s)
+{
+    int32_t v = 0;
+    int i;
 
     for (i = 0; i < 4; i++) {
         int d = g_ascii_xdigit_value(s[i]);
@@ -190,6 +81,60 @@ static int hex4(const char *s)
         v = v * 16 + d;
     }
     return v;
+}
+
+/*
+ * QEMU accepts a code point in a string only if Unicode assigns it to a
+ * character: no surrogates, nothing above U+10FFFF, and none of the 66
+ * noncharacters (U+FDD0..U+FDEF and the last two of every plane).
+ */
+static bool codepoint_ok(int32_t cp)
+{
+    if (cp < 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+        return false;
+    }
+    return !(cp >= 0xFDD0 && cp <= 0xFDEF) && (cp & 0xFFFE) != 0xFFFE;
+}
+
+/*
+ * One UTF-8 sequence at p, before end: its code point, or -1 if it is
+ * invalid; *next is set past it either way.  Shortest forms only, except
+ * C0 80, which is U+0000 in modified UTF-8 (what \u0000 becomes here).
+ * An invalid sequence ends after its lead byte and the continuation bytes
+ * that follow, up to the length the lead byte announces (up to six, as in
+ * UTF-8's first definition): that is what QEMU replaces by one U+FFFD when
+ * it writes such bytes back.
+ */
+static int32_t utf8_decode(const char *p, const char *end, const char **next)
+{
+    static const int32_t shortest[7] = {
+        0, 0, 0x80, 0x800, 0x10000, 0x200000, 0x4000000
+    };
+    unsigned char c = p[0];
+    int32_t cp;
+    int len, i;
+
+    *next = p + 1;
+    if (c < 0x80) {
+        return c;
+    }
+    if (c >= 0xFE || !(c & 0x40)) {
+        return -1;      /* never in UTF-8, or a stray continuation byte */
+    }
+    len = c >= 0xFC ? 6 : c >= 0xF8 ? 5 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+    cp = c & (0x7F >> len);
+    for (i = 1; i < len; i++) {
+        if (p + i >= end || ((unsigned char)p[i] & 0xC0) != 0x80) {
+            *next = p + i;
+            return -1;
+        }
+        cp = cp << 6 | (p[i] & 0x3F);
+    }
+    *next = p + len;
+    if (cp == 0 && len == 2) {
+        return 0;
+    }
+    return cp >= shortest[len] && codepoint_ok(cp) ? cp : -1;
 }
 
 static void append_cp(GString *out, gunichar cp)
@@ -203,7 +148,28 @@ static void append_cp(GString *out, gunichar cp)
     }
 }
 
-/* Decodes a string token (quotes included) into UTF-8. */
+/*
+ * A \u escape at q (the backslash): its code point, or -1 with *len the
+ * length QEMU quotes in its error (the escape, or the surrogate pair).
+ */
+static int32_t parse_u_escape(const char *q, int *len)
+{
+    int32_t cp = hex4(q + 2), lo;
+
+    *len = 6;
+    /* q + 2..5 are digits, so q[6] is at worst the closing quote */
+    if (cp >= 0xD800 && cp <= 0xDBFF && q[6] == '\\' && q[7] == 'u') {
+        lo = hex4(q + 8);
+        if (lo < 0xDC00 || lo > 0xDFFF) {
+            return -1;
+        }
+        *len = 12;
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+    }
+    return codepoint_ok(cp) ? cp : -1;
+}
+
+/* Decodes a string token (quotes included) into (modified) UTF-8 */
 static char *parse_string(Parser *p, const char *raw)
 {
     size_t len = strlen(raw);
@@ -211,60 +177,45 @@ static char *parse_string(Parser *p, const char *raw)
     GString *out = g_string_sized_new(len);
 
     while (q < end) {
-        if (*q == '\\') {
-            char c = q[1];
-            switch (c) {
-            case '"': case '\'': case '\\': case '/':
-                g_string_append_c(out, c);
-                q += 2;
-                continue;
-            case 'b': g_string_append_c(out, '\b'); q += 2; continue;
-            case 'f': g_string_append_c(out, '\f'); q += 2; continue;
-            case 'n': g_string_append_c(out, '\n'); q += 2; continue;
-            case 'r': g_string_append_c(out, '\r'); q += 2; continue;
-            case 't': g_string_append_c(out, '\t'); q += 2; continue;
-            case 'u': {
-                int cp = end - q >= 6 ? hex4(q + 2) : -1;
-                int lo;
+        const char *after;
+        int32_t cp;
+        int used;
 
-                if (cp < 0) {
-                    parse_error(p, "invalid escape sequence in string");
-                    goto fail;
-                }
-                if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                    parse_error(p, "%.6s is not a valid Unicode character", q);
-                    goto fail;
-                }
-                if (cp >= 0xD800 && cp <= 0xDBFF) {
-                    lo = (end - q >= 12 && q[6] == '\\' && q[7] == 'u')
-                         ? hex4(q + 8) : -1;
-                    if (lo < 0xDC00 || lo > 0xDFFF) {
-                        parse_error(p, "%.6s is not a valid Unicode character",
-                                    q);
-                        goto fail;
-                    }
-                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                    q += 6;
-                }
-                append_cp(out, cp);
-                q += 6;
-                continue;
-            }
-            default:
-                parse_error(p, "invalid escape sequence in string");
-                goto fail;
-            }
-        } else if ((unsigned char)*q < 0x80) {
-            g_string_append_c(out, *q++);
-        } else {
-            gunichar cp = g_utf8_get_char_validated(q, end - q);
-            if (cp == (gunichar)-1 || cp == (gunichar)-2) {
+        if (*q != '\\') {
+            cp = utf8_decode(q, end, &after);
+            if (cp < 0) {
                 parse_error(p, "invalid UTF-8 sequence in string");
                 goto fail;
             }
             append_cp(out, cp);
-            q = g_utf8_next_char(q);
+            q = after;
+            continue;
         }
+        switch (q[1]) {
+        case '"': case '\'': case '\\': case '/':
+            g_string_append_c(out, q[1]);
+            break;
+        case 'b': g_string_append_c(out, '\b'); break;
+        case 'f': g_string_append_c(out, '\f'); break;
+        case 'n': g_string_append_c(out, '\n'); break;
+        case 'r': g_string_append_c(out, '\r'); break;
+        case 't': g_string_append_c(out, '\t'); break;
+        case 'u':
+            cp = parse_u_escape(q, &used);
+            if (cp < 0) {
+                /* the text stops at the token's end, quote included */
+                parse_error(p, "%.*s is not a valid Unicode character",
+                            used, q);
+                goto fail;
+            }
+            append_cp(out, cp);
+            q += used;
+            continue;
+        default:
+            parse_error(p, "invalid escape sequence in string");
+            goto fail;
+        }
+        q += 2;
     }
     return g_string_free(out, FALSE);
 
@@ -279,11 +230,11 @@ static JsonNode *parse_object(Parser *p)
 {
     JsonObject *obj = json_object_new();
     JsonNode *node = json_node_init_object(json_node_alloc(), obj);
-    Token *t;
+    const JsonToken *t;
 
     json_object_unref(obj);
     t = peek(p);
-    if (t && t->type == TOK_RCURLY) {
+    if (t && t->type == JSON_TOK_RCURLY) {
         next(p);
         return node;
     }
@@ -302,9 +253,9 @@ static JsonNode *parse_object(Parser *p)
             goto fail;
         }
         t = next(p);
-        if (!t || t->type != TOK_COLON) {
+        if (!t || t->type != JSON_TOK_COLON) {
             json_node_unref(key);
-            parse_error(p, "missing : in object pair");
+            parse_error(p, t ? "missing : in object pair" : "premature EOI");
             goto fail;
         }
         val = parse_value(p);
@@ -323,11 +274,11 @@ static JsonNode *parse_object(Parser *p)
         json_node_unref(key);
 
         t = next(p);
-        if (t && t->type == TOK_RCURLY) {
+        if (t && t->type == JSON_TOK_RCURLY) {
             return node;
         }
-        if (!t || t->type != TOK_COMMA) {
-            parse_error(p, "expected separator in dict");
+        if (!t || t->type != JSON_TOK_COMMA) {
+            parse_error(p, t ? "expected separator in dict" : "premature EOI");
             goto fail;
         }
     }
@@ -341,11 +292,11 @@ static JsonNode *parse_array(Parser *p)
 {
     JsonArray *arr = json_array_new();
     JsonNode *node = json_node_init_array(json_node_alloc(), arr);
-    Token *t;
+    const JsonToken *t;
 
     json_array_unref(arr);
     t = peek(p);
-    if (t && t->type == TOK_RSQUARE) {
+    if (t && t->type == JSON_TOK_RSQUARE) {
         next(p);
         return node;
     }
@@ -357,11 +308,11 @@ static JsonNode *parse_array(Parser *p)
         }
         json_array_add_element(arr, val);
         t = next(p);
-        if (t && t->type == TOK_RSQUARE) {
+        if (t && t->type == JSON_TOK_RSQUARE) {
             return node;
         }
-        if (!t || t->type != TOK_COMMA) {
-            parse_error(p, "expected separator in list");
+        if (!t || t->type != JSON_TOK_COMMA) {
+            parse_error(p, t ? "expected separator in list" : "premature EOI");
             goto fail;
         }
     }
@@ -371,61 +322,66 @@ fail:
     return NULL;
 }
 
-static JsonNode *parse_number(Parser *p, Token *t)
+static JsonNode *parse_number(const JsonToken *t, const char *text)
 {
     JsonNode *node = json_node_alloc();
 
-    if (t->type == TOK_INTEGER) {
+    if (t->type == JSON_TOK_INTEGER) {
         char *end;
         long long v;
 
         errno = 0;
-        v = strtoll(t->text, &end, 10);
+        v = strtoll(text, &end, 10);
         if (errno != ERANGE && !*end) {
             return json_node_init_int(node, v);
         }
-        /* out of int64 range: QEMU falls back to a double as well */
+        /*
+         * Out of int64 range: a double, as QEMU does beyond uint64 (a
+         * JsonNode has no uint64, so 2^63..2^64-1 become doubles too).
+         */
     }
-    return json_node_init_double(node, g_ascii_strtod(t->text, NULL));
+    return json_node_init_double(node, g_ascii_strtod(text, NULL));
 }
 
 static JsonNode *parse_value(Parser *p)
 {
-    Token *t = next(p);
+    const JsonToken *t = next(p);
+    const char *text;
     JsonNode *node;
     char *str;
 
     if (!t) {
-        parse_error(p, "expecting value");
+        parse_error(p, "premature EOI");
         return NULL;
     }
+    text = tok_text(p, t);
     switch (t->type) {
-    case TOK_LCURLY:
+    case JSON_TOK_LCURLY:
         return parse_object(p);
-    case TOK_LSQUARE:
+    case JSON_TOK_LSQUARE:
         return parse_array(p);
-    case TOK_STRING:
-        str = parse_string(p, t->text);
+    case JSON_TOK_STRING:
+        str = parse_string(p, text);
         if (!str) {
             return NULL;
         }
         node = json_node_init_string(json_node_alloc(), str);
         g_free(str);
         return node;
-    case TOK_INTEGER:
-    case TOK_FLOAT:
-        return parse_number(p, t);
-    case TOK_KEYWORD:
-        if (!strcmp(t->text, "true")) {
+    case JSON_TOK_INTEGER:
+    case JSON_TOK_FLOAT:
+        return parse_number(t, text);
+    case JSON_TOK_KEYWORD:
+        if (!strcmp(text, "true")) {
             return json_node_init_boolean(json_node_alloc(), TRUE);
         }
-        if (!strcmp(t->text, "false")) {
+        if (!strcmp(text, "false")) {
             return json_node_init_boolean(json_node_alloc(), FALSE);
         }
-        if (!strcmp(t->text, "null")) {
+        if (!strcmp(text, "null")) {
             return json_node_init_null(json_node_alloc());
         }
-        parse_error(p, "invalid keyword '%s'", t->text);
+        parse_error(p, "invalid keyword '%s'", text);
         return NULL;
     default:
         parse_error(p, "expecting value");
@@ -433,284 +389,20 @@ static JsonNode *parse_value(Parser *p)
     }
 }
 
-static JsonNode *parse_tokens(GPtrArray *tokens, Error **errp)
+JsonNode *json_parse_tokens(const JsonToken *tokens, unsigned n,
+                            const char *text, Error **errp)
 {
-    Parser p = { .tokens = tokens };
+    Parser p = { .tokens = tokens, .n = n, .text = text };
     JsonNode *v = parse_value(&p);
 
+    /*
+     * A value that parsed used every token: the streamer ends a message
+     * where its brackets first balance.
+     */
     if (!v) {
         error_propagate(errp, p.err);
     }
     return v;
-}
-
-/* ---- streamer --------------------------------------------------------- */
-
-static void stream_limit(JsonStream *s, const char *what)
-{
-    emit_error(s, "JSON %s limit exceeded", what);
-    s->skipping = true;
-    g_ptr_array_set_size(s->tokens, 0);
-    s->size = 0;
-}
-
-static void stream_token(JsonStream *s, TokType type, const char *text)
-{
-    Token *t;
-    Error *err = NULL;
-    JsonNode *v;
-
-    if (type == TOK_LCURLY || type == TOK_LSQUARE) {
-        s->depth++;
-    } else if (type == TOK_RCURLY || type == TOK_RSQUARE) {
-        s->depth--;
-    }
-    if (s->skipping) {
-        if (s->depth <= 0) {
-            s->skipping = false;
-            stream_clear(s);
-        }
-        return;
-    }
-
-    t = g_new(Token, 1);
-    t->type = type;
-    t->text = g_strdup(text);
-    g_ptr_array_add(s->tokens, t);
-    s->size += text ? strlen(text) : 1;
-
-    if (s->depth > JSON_MAX_NESTING) {
-        stream_limit(s, "nesting depth");
-        return;
-    }
-    if (s->tokens->len > JSON_MAX_TOKEN_COUNT) {
-        stream_limit(s, "token count");
-        return;
-    }
-    if (s->depth > 0) {
-        return;
-    }
-
-    /* Balanced (or a stray closing bracket): one message is complete. */
-    v = parse_tokens(s->tokens, &err);
-    stream_clear(s);
-    s->emit(s->opaque, v, err);
-}
-
-/*
- * A lexical error ends the current message, as in QEMU, and the lexer
- * skips what follows up to a structural character or a line end.
- */
-static void lex_error(JsonStream *s, char c)
-{
-    g_string_append_c(s->tok, c);
-    if (!s->skipping) {
-        emit_error(s, "JSON parse error, stray '%s'", s->tok->str);
-        stream_clear(s);
-    }
-    g_string_truncate(s->tok, 0);
-    s->state = L_RECOVERY;
-}
-
-static void finish_token(JsonStream *s, TokType type)
-{
-    if (s->tok_discard) {
-        /* the oversized token was reported when it crossed the limit */
-        s->tok_discard = false;
-        if (s->depth <= 0) {
-            s->skipping = false;
-            stream_clear(s);
-        }
-    } else {
-        stream_token(s, type, s->tok->str);
-    }
-    g_string_truncate(s->tok, 0);
-    s->state = L_START;
-}
-
-static void tok_append(JsonStream *s, char c)
-{
-    if (s->tok_discard) {
-        return;
-    }
-    if (s->size + s->tok->len >= JSON_MAX_MESSAGE_SIZE) {
-        if (!s->skipping) {
-            stream_limit(s, "token size");
-        }
-        s->tok_discard = true;
-        g_string_truncate(s->tok, 0);
-        return;
-    }
-    g_string_append_c(s->tok, c);
-}
-
-static bool num_accepting(LexState st)
-{
-    return st == L_NUM_ZERO || st == L_NUM_INT || st == L_NUM_FRAC
-           || st == L_NUM_EXP;
-}
-
-static void lex_char(JsonStream *s, char c)
-{
-    bool digit = c >= '0' && c <= '9';
-
-    switch (s->state) {
-    case L_START:
-        switch (c) {
-        case ' ': case '\t': case '\n': case '\r':
-            return;
-        case '{': stream_token(s, TOK_LCURLY, NULL); return;
-        case '}': stream_token(s, TOK_RCURLY, NULL); return;
-        case '[': stream_token(s, TOK_LSQUARE, NULL); return;
-        case ']': stream_token(s, TOK_RSQUARE, NULL); return;
-        case ':': stream_token(s, TOK_COLON, NULL); return;
-        case ',': stream_token(s, TOK_COMMA, NULL); return;
-        case '"': case '\'':
-            s->quote = c;
-            s->state = L_STRING;
-            tok_append(s, c);
-            return;
-        case '-':
-            s->state = L_NUM_SIGN;
-            s->tok_float = false;
-            tok_append(s, c);
-            return;
-        default:
-            if (digit) {
-                s->state = c == '0' ? L_NUM_ZERO : L_NUM_INT;
-                s->tok_float = false;
-                tok_append(s, c);
-            } else if (g_ascii_isalpha(c)) {
-                s->state = L_KEYWORD;
-                tok_append(s, c);
-            } else {
-                lex_error(s, c);
-            }
-            return;
-        }
-    case L_STRING:
-        if (c == s->quote) {
-            tok_append(s, c);
-            finish_token(s, TOK_STRING);
-        } else if ((unsigned char)c < 0x20) {
-            lex_error(s, c);
-        } else {
-            tok_append(s, c);
-            if (c == '\\') {
-                s->state = L_STRING_ESC;
-            }
-        }
-        return;
-    case L_STRING_ESC:
-        if ((unsigned char)c < 0x20) {
-            lex_error(s, c);
-            return;
-        }
-        tok_append(s, c);
-        s->state = L_STRING;
-        return;
-    case L_RECOVERY:
-        if (c && strchr("{}[],:", c)) {
-            s->state = L_START;
-            lex_char(s, c);
-        } else if (c == '\n' || c == '\r') {
-            s->state = L_START;
-        }
-        return;
-    case L_KEYWORD:
-        if (g_ascii_isalpha(c)) {
-            tok_append(s, c);
-            return;
-        }
-        finish_token(s, TOK_KEYWORD);
-        lex_char(s, c);
-        return;
-    default:
-        break;
-    }
-
-    /* numbers */
-    switch (s->state) {
-    case L_NUM_SIGN:
-        if (digit) {
-            s->state = c == '0' ? L_NUM_ZERO : L_NUM_INT;
-            tok_append(s, c);
-            return;
-        }
-        break;
-    case L_NUM_ZERO:
-    case L_NUM_INT:
-        if (digit && s->state == L_NUM_INT) {
-            tok_append(s, c);
-            return;
-        }
-        if (digit) {
-            break; /* leading zero */
-        }
-        if (c == '.') {
-            s->state = L_NUM_DOT;
-            s->tok_float = true;
-            tok_append(s, c);
-            return;
-        }
-        if (c == 'e' || c == 'E') {
-            s->state = L_NUM_E;
-            s->tok_float = true;
-            tok_append(s, c);
-            return;
-        }
-        break;
-    case L_NUM_DOT:
-        if (digit) {
-            s->state = L_NUM_FRAC;
-            tok_append(s, c);
-            return;
-        }
-        break;
-    case L_NUM_FRAC:
-        if (digit) {
-            tok_append(s, c);
-            return;
-        }
-        if (c == 'e' || c == 'E') {
-            s->state = L_NUM_E;
-            tok_append(s, c);
-            return;
-        }
-        break;
-    case L_NUM_E:
-        if (c == '+' || c == '-') {
-            s->state = L_NUM_ESIGN;
-            tok_append(s, c);
-            return;
-        }
-        /* fall through */
-    case L_NUM_ESIGN:
-    case L_NUM_EXP:
-        if (digit) {
-            s->state = L_NUM_EXP;
-            tok_append(s, c);
-            return;
-        }
-        break;
-    default:
-        g_assert_not_reached();
-    }
-    if (num_accepting(s->state) && !digit) {
-        finish_token(s, s->tok_float ? TOK_FLOAT : TOK_INTEGER);
-        lex_char(s, c);
-    } else {
-        lex_error(s, c);
-    }
-}
-
-void json_stream_feed(JsonStream *s, const char *buf, size_t len)
-{
-    size_t i;
-
-    for (i = 0; i < len; i++) {
-        lex_char(s, buf[i]);
-    }
 }
 
 /* ---- one-shot parse --------------------------------------------------- */
@@ -765,11 +457,11 @@ JsonNode *qmp_json_parse(const char *str, Error **errp)
 
 static void append_string(GString *out, const char *str)
 {
-    const char *p = str;
+    const char *p = str, *end = str + strlen(str);
 
     g_string_append_c(out, '"');
     while (*p) {
-        gunichar cp;
+        int32_t cp;
         unsigned char c = *p;
 
         if (c < 0x80) {
@@ -791,17 +483,10 @@ static void append_string(GString *out, const char *str)
             }
             continue;
         }
-        if (c == 0xC0 && (unsigned char)p[1] == 0x80) {
-            g_string_append(out, "\\u0000");
-            p += 2;
-            continue;
-        }
-        cp = g_utf8_get_char_validated(p, -1);
-        if (cp == (gunichar)-1 || cp == (gunichar)-2) {
+        cp = utf8_decode(p, end, &p);
+        if (cp < 0) {
             /* never emit invalid UTF-8: a client's JSON decoder would choke */
-            g_string_append(out, "\\uFFFD");
-            p++;
-            continue;
+            cp = 0xFFFD;
         }
         if (cp > 0xFFFF) {
             cp -= 0x10000;
@@ -810,7 +495,6 @@ static void append_string(GString *out, const char *str)
         } else {
             g_string_append_printf(out, "\\u%04X", cp);
         }
-        p = g_utf8_next_char(p);
     }
     g_string_append_c(out, '"');
 }

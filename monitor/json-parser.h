@@ -4,9 +4,10 @@
  * does.  Pure functions of their input (no I/O), so they are unit-tested
  * on their own (tests/unit/test-qmp-stream.c).
  *
- * The dialect is QEMU's: standard JSON plus single-quoted strings.  U+0000
- * inside a string is kept as the two bytes C0 80 (so C strings stay
- * NUL-free) and written back as \u0000.
+ * The dialect and the errors are QEMU 7.2's (json-stream.c for the lexer
+ * and the framing, json-parser.c for values): standard JSON plus
+ * single-quoted strings.  U+0000 inside a string is kept as the two bytes
+ * C0 80 (so C strings stay NUL-free) and written back as \u0000.
  */
 #ifndef MONITOR_JSON_PARSER_H
 #define MONITOR_JSON_PARSER_H
@@ -16,10 +17,14 @@
 
 #include "qapi/error.h"
 
-/* Limits on one top-level value; beyond them the value is rejected. */
+/*
+ * QEMU 7.2's limits on one top-level value, beyond which it is rejected:
+ * open braces plus brackets, tokens, and the sum of the token lengths,
+ * which must stay below JSON_MAX_MESSAGE_SIZE.
+ */
 #define JSON_MAX_NESTING 1024
-#define JSON_MAX_TOKEN_COUNT (512 * 1024)
-#define JSON_MAX_MESSAGE_SIZE (16 * 1024 * 1024)
+#define JSON_MAX_TOKEN_COUNT (2 * 1024 * 1024)
+#define JSON_MAX_MESSAGE_SIZE (64 * 1024 * 1024)
 
 typedef struct JsonStream JsonStream;
 

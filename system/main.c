@@ -1,9 +1,13 @@
 /*
- * qemu-system-x86_64: everything happens in qemu_main (system/vl.c).
+ * qemu-system-x86_64: start-up (system/vl.c), then the main loop until a
+ * shutdown (system/runstate.c).
  */
-int qemu_main(int argc, char **argv);
+#include "sysemu/runstate.h"
+#include "sysemu/sysemu.h"
 
 int main(int argc, char **argv)
 {
-    return qemu_main(argc, argv);
+    qemu_init(argc, argv);
+    main_loop_run();
+    return qemu_exit_status();
 }

@@ -27,6 +27,8 @@
  *   > b64read ADDR SIZE        < OK BASE64
  *   > b64write ADDR SIZE BASE64 < OK       (sizes differ: the shorter one)
  *   > memset ADDR SIZE VALUE   < OK        (SIZE 0 does nothing)
+ *     read, write, b64read and b64write take at most 64 MiB: beyond,
+ *     "ERR invalid argument size" (QEMU aborts if it cannot allocate)
  *   > clock_step               < OK NS     (to the next timer deadline;
  *                                FAIL cannot advance clock to the next
  *                                deadline because there is no pending
@@ -74,10 +76,12 @@
 #include "sysemu/qtest.h"
 
 #define QTEST_MAX_IRQ 256
+#define QTEST_MAX_BLOCK (64 * 1024 * 1024)
 #define PC_IOAPIC_PINS 24
 
 typedef struct QTestServer {
     Chardev *chr;
+    GString *out;                   /* in-process: replies go here */
     FILE *log;
     GTimer *timer;
     bool opened;
@@ -113,7 +117,11 @@ static void qtest_send(QTestServer *q, const char *line)
         qtest_log_stamp(q, "S");
         fprintf(q->log, " %s", line);
     }
-    qemu_chr_write_all(q->chr, (const uint8_t *)line, strlen(line));
+    if (q->out) {
+        g_string_append(q->out, line);
+    } else if (q->chr) {
+        qemu_chr_write_all(q->chr, (const uint8_t *)line, strlen(line));
+    }
 }
 
 static void G_GNUC_PRINTF(2, 3) qtest_sendf(QTestServer *q, const char *fmt,
@@ -259,7 +267,11 @@ static void cmd_read_n(QTestServer *q, QTestRequest *r,
     qtest_sendf(q, "OK 0x%016" PRIx64 "\n", value);
 }
 
-/* ADDR SIZE for the block commands; SIZE must fit in memory at once */
+/*
+ * ADDR SIZE for the block commands.  The data is held in memory at once
+ * (twice, as hex or base64), so SIZE is bounded: QEMU's g_malloc aborts on
+ * a size it cannot allocate, and a request must not end the emulator.
+ */
 static bool block_args(QTestServer *q, QTestRequest *r, unsigned n,
                        uint64_t *addr, uint64_t *len)
 {
@@ -267,7 +279,7 @@ static bool block_args(QTestServer *q, QTestRequest *r, unsigned n,
         !arg_u64(q, r, 2, len)) {
         return false;
     }
-    if (*len > G_MAXSIZE / 2) {
+    if (*len > QTEST_MAX_BLOCK) {
         qtest_send(q, "ERR invalid argument size\n");
         return false;
     }
@@ -393,7 +405,16 @@ static void cmd_memset(QTestServer *q, QTestRequest *r, const QTestCommand *c)
 {
     uint64_t addr, len, value;
 
-    if (!block_args(q, r, 3, &addr, &len) || !arg_u64(q, r, 3, &value)) {
+    /* nothing is allocated: any size up to the old bound goes */
+    if (!need_args(q, r, 3) || !arg_u64(q, r, 1, &addr) ||
+        !arg_u64(q, r, 2, &len)) {
+        return;
+    }
+    if (len > G_MAXSIZE / 2) {
+        qtest_send(q, "ERR invalid argument size\n");
+        return;
+    }
+    if (!arg_u64(q, r, 3, &value)) {
         return;
     }
     cpu_physical_memory_set(addr, value, len);
@@ -599,6 +620,20 @@ static void qtest_process_command(QTestServer *q, char **words)
     qtest_sendf(q, "FAIL Unknown command '%s'\n", words[0]);
 }
 
+static void qtest_process_words(QTestServer *q, const char *line)
+{
+    char **words = g_strsplit(line, " ", -1);
+
+    if (!words[0]) {
+        /* An empty line still gets its one reply */
+        char *empty[] = { (char *)"", NULL };
+        qtest_process_command(q, empty);
+    } else {
+        qtest_process_command(q, words);
+    }
+    g_strfreev(words);
+}
+
 static void qtest_read(void *opaque, const uint8_t *buf, size_t len)
 {
     QTestServer *q = opaque;
@@ -607,17 +642,9 @@ static void qtest_read(void *opaque, const uint8_t *buf, size_t len)
     g_string_append_len(q->inbuf, (const char *)buf, len);
     while ((nl = memchr(q->inbuf->str, '\n', q->inbuf->len))) {
         char *line = g_strndup(q->inbuf->str, nl - q->inbuf->str);
-        char **words = g_strsplit(line, " ", -1);
 
         g_string_erase(q->inbuf, 0, nl - q->inbuf->str + 1);
-        if (!words[0]) {
-            /* An empty line still gets its one reply */
-            char *empty[] = { (char *)"", NULL };
-            qtest_process_command(q, empty);
-        } else {
-            qtest_process_command(q, words);
-        }
-        g_strfreev(words);
+        qtest_process_words(q, line);
         g_free(line);
     }
 }
@@ -649,6 +676,35 @@ static void qtest_event(void *opaque, ChardevEvent event)
     }
 }
 
+/* In-process use ---------------------------------------------------------- */
+
+static void qtest_pc_irq(int gsi, int level);
+
+void qtest_process_line(const char *line, GString *reply)
+{
+    QTestServer *q = &qtest_server;
+    GString *saved = q->out;
+
+    if (qtest_enabled() && !q->chr) {
+        /* as qtest_server_init does for a server on a chardev */
+        pc_set_irq_handler(qtest_pc_irq);
+    }
+    q->out = reply;
+    qtest_process_words(q, line);
+    q->out = saved;
+}
+
+void qtest_server_reset(void)
+{
+    QTestServer *q = &qtest_server;
+
+    q->intercepted = NULL;
+    memset(q->irq_levels, 0, sizeof(q->irq_levels));
+    if (q->inbuf) {
+        g_string_truncate(q->inbuf, 0);
+    }
+}
+
 bool qtest_irq_intercepted(const char *name)
 {
     return qtest_server.intercepted && !strcmp(qtest_server.intercepted, name);
@@ -658,7 +714,8 @@ void qtest_irq_report(int n, int level)
 {
     QTestServer *q = &qtest_server;
 
-    if (!q->chr || n < 0 || n >= QTEST_MAX_IRQ || q->irq_levels[n] == level) {
+    if ((!q->chr && !q->out) || n < 0 || n >= QTEST_MAX_IRQ ||
+        q->irq_levels[n] == level) {
         return;
     }
     q->irq_levels[n] = level;

@@ -81,3 +81,18 @@ bool qemu_guest_exit_pending(void)
 {
     return g_atomic_int_get(&guest_exit_pending);
 }
+
+/*
+ * Instead of exiting, start over: what ended the session (a shutdown
+ * request, a guest's debug exit) is taken back, every device is reset and
+ * the guest runs again, also after a panic stopped it.  For a main loop
+ * that runs sessions back to back in one process: the qtest fuzz target
+ * ends an input so.
+ */
+void qemu_system_restart(void)
+{
+    g_atomic_int_set(&guest_exit_pending, 0);
+    qemu_shutdown_request_withdraw();
+    machine_reset(SHUTDOWN_CAUSE_HOST_QMP_SYSTEM_RESET);
+    vm_start();
+}

@@ -293,6 +293,12 @@ bool qemu_shutdown_requested(void)
     return g_atomic_int_get(&shutdown_requested);
 }
 
+void qemu_shutdown_request_withdraw(void)
+{
+    g_atomic_int_set(&shutdown_requested, 0);
+    exit_status = 0;
+}
+
 int qemu_exit_status(void)
 {
     return exit_status;

@@ -589,7 +589,7 @@ static const StartupOption startup_options[] = {
     { "boot", OPT_ARG, opt_boot },
     { "sandbox", OPT_ARG, opt_sandbox },
     { "pidfile", OPT_ARG, opt_pidfile },
-    { "daemonize", OPT_FLAG, opt_ignore }, /* see qemu_main() */
+    { "daemonize", OPT_FLAG, opt_ignore }, /* see qemu_init() */
     { "name", OPT_ARG, opt_name },
     { "uuid", OPT_ARG, opt_uuid },
     { "kernel", OPT_ARG, opt_kernel },
@@ -862,7 +862,10 @@ static void machine_set_boot_files(MachineState *ms)
     }
 }
 
-int qemu_main(int argc, char **argv)
+/*
+ * Start-up, up to the main loop (system/main.c's, or a fuzz target's own)
+ */
+void qemu_init(int argc, char **argv)
 {
     MachineState *ms;
     MachineClass *mc;
@@ -878,7 +881,7 @@ int qemu_main(int argc, char **argv)
     for (i = 1; i + 1 < (guint)argc; i++) {
         if (!strcmp(argv[i], "-cpu") && is_help_option(argv[i + 1])) {
             x86_cpu_list();
-            return 0;
+            exit(0);
         }
     }
     /* -daemonize forks before anything else exists (system/os-posix.c) */
@@ -988,6 +991,4 @@ int qemu_main(int argc, char **argv)
         vm_start();
     }
     os_daemonize_ready();
-    main_loop_run();
-    return qemu_exit_status();
 }

@@ -20,6 +20,11 @@
 /* UIP is set this long before each update (244 us at 32.768 kHz) */
 #define RTC_UIP_NS 244000LL
 #define RTC_ISA_IRQ 8
+/*
+ * 0000-01-01 00:00:00 UTC: the earliest time the registers can show (a
+ * guest writing month 0 of year 0 would otherwise go before it)
+ */
+#define RTC_MIN_SECS (-62167219200LL)
 
 /* State ------------------------------------------------------------------ */
 
@@ -28,9 +33,14 @@ static int64_t rtc_host_clock(void *opaque)
     return g_get_real_time() * 1000;
 }
 
-static int64_t rtc_guest_ns(const RTCState *s)
+/*
+ * The guest's time in whole seconds.  Kept apart from the nanoseconds:
+ * the registers reach year 9999 in BCD (25755 in binary), and a count of
+ * nanoseconds since 1970 ends in 2262.
+ */
+static int64_t rtc_guest_secs(const RTCState *s)
 {
-    return s->clock(s->opaque) + s->offset_ns;
+    return s->clock(s->opaque) / NS_PER_SEC + s->offset_secs;
 }
 
 static bool rtc_is_time_reg(unsigned reg)
@@ -79,18 +89,21 @@ static int rtc_hour_from_reg(const RTCState *s, uint8_t v)
 /* Copies the guest's current time into the time registers */
 static void rtc_latch_time(RTCState *s)
 {
-    time_t secs = rtc_guest_ns(s) / NS_PER_SEC;
+    time_t secs = rtc_guest_secs(s);
     struct tm tm;
+    int year;
 
     gmtime_r(&secs, &tm);
+    /* not negative (RTC_MIN_SECS), unlike tm_year before 1900 */
+    year = tm.tm_year + 1900;
     s->cmos[RTC_SECONDS] = rtc_to_reg(s, tm.tm_sec);
     s->cmos[RTC_MINUTES] = rtc_to_reg(s, tm.tm_min);
     s->cmos[RTC_HOURS] = rtc_hour_to_reg(s, tm.tm_hour);
     s->cmos[RTC_DAY_OF_WEEK] = rtc_to_reg(s, tm.tm_wday + 1);
     s->cmos[RTC_DAY_OF_MONTH] = rtc_to_reg(s, tm.tm_mday);
     s->cmos[RTC_MONTH] = rtc_to_reg(s, tm.tm_mon + 1);
-    s->cmos[RTC_YEAR] = rtc_to_reg(s, tm.tm_year % 100);
-    s->cmos[RTC_CENTURY] = rtc_to_reg(s, (tm.tm_year + 1900) / 100);
+    s->cmos[RTC_YEAR] = rtc_to_reg(s, year % 100);
+    s->cmos[RTC_CENTURY] = rtc_to_reg(s, year / 100);
 }
 
 /* The time registers as the guest set them become the new offset */
@@ -108,13 +121,19 @@ static void rtc_commit_time(RTCState *s)
     tm.tm_year = rtc_from_reg(s, s->cmos[RTC_CENTURY]) * 100 +
                  rtc_from_reg(s, s->cmos[RTC_YEAR]) - 1900;
     secs = timegm(&tm);
-    /* Keep the host's fraction of a second: updates stay on its edges */
-    s->offset_ns = (int64_t)secs * NS_PER_SEC + host % NS_PER_SEC - host;
+    if (secs < RTC_MIN_SECS) {
+        secs = RTC_MIN_SECS;
+    }
+    /*
+     * Whole seconds: the guest keeps the host's fraction of a second, so
+     * its updates stay on the host's second edges
+     */
+    s->offset_secs = (int64_t)secs - host / NS_PER_SEC;
 }
 
 static bool rtc_update_in_progress(const RTCState *s)
 {
-    int64_t ns = rtc_guest_ns(s) % NS_PER_SEC;
+    int64_t ns = s->clock(s->opaque) % NS_PER_SEC;
 
     if ((s->cmos[RTC_REG_A] & 0x70) != 0x20 ||
         (s->cmos[RTC_REG_B] & REG_B_SET)) {

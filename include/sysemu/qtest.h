@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <glib.h>
+
 #include "qapi/error.h"
 
 /*
@@ -17,6 +19,15 @@
  * "null".  log NULL logs to stderr, "none" does not log.
  */
 bool qtest_server_init(const char *chrdev, const char *log, Error **errp);
+
+/*
+ * Processes one request line (without its "\n") in-process, as if it came
+ * from a qtest client, and appends the reply line(s) to reply: the way a
+ * fuzz target drives the machine.  No chardev or qtest_server_init needed.
+ */
+void qtest_process_line(const char *line, GString *reply);
+/* Forgets IRQ interceptions and levels, as a new session would start */
+void qtest_server_reset(void);
 
 /* The machine runs under the qtest accelerator (no guest code at all) */
 bool qtest_enabled(void);

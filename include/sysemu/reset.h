@@ -27,6 +27,8 @@ void qemu_set_no_reboot(bool no_reboot);
 void qemu_system_exit_request(int status);
 /* True once a guest asked to exit: vCPUs stop at once, as QEMU's exit() */
 bool qemu_guest_exit_pending(void);
+/* Resets the machine after a shutdown or exit instead of exiting */
+void qemu_system_restart(void);
 
 /* The accelerator's way to hold the vCPUs still during a reset */
 void qemu_set_reset_vcpu_hooks(void (*pause)(void), void (*resume)(void));

@@ -31,6 +31,8 @@ bool vm_start(void);
 /* Asks the main loop to end; emits SHUTDOWN with the reason. */
 void qemu_system_shutdown_request(ShutdownCause cause);
 bool qemu_shutdown_requested(void);
+/* Takes back a pending shutdown or exit and its status (see reset.h) */
+void qemu_shutdown_request_withdraw(void);
 /*
  * Ends the main loop with this exit status and no event, -no-shutdown or
  * not, as QEMU's exit() from isa-debug-exit (main thread only).

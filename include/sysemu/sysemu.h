@@ -9,4 +9,7 @@ extern char *qemu_name;
 /* -uuid */
 extern char *qemu_uuid;
 
+/* Builds the machine from the command line; see system/vl.c */
+void qemu_init(int argc, char **argv);
+
 #endif

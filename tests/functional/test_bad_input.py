@@ -217,6 +217,18 @@ QMP_CASES = [
     (b'{"execute":"qmp_capabilities"}', "CommandNotFound",
      "Capabilities negotiation is already complete"),
     (b'garbage', "GenericError", "JSON parse error"),
+    # Lexical errors are answered at once, and the case after each shows
+    # that the next command is not swallowed (QEMU 7.2's texts; the byte
+    # 0xFF comes back as U+FFFD)
+    (b"{'bad \xff", "GenericError", "JSON parse error, stray ''bad \ufffd'"),
+    (b'{\xff', "GenericError", "JSON parse error, stray '\ufffd'"),
+    (b'{\x01', "GenericError", "JSON parse error, stray '\x01'"),
+    (b"{'execute': 'nonexistent', 'id':'\n", "GenericError",
+     "JSON parse error, stray ''\n'"),
+    (b'%p', "GenericError", "JSON parse error, stray '%'"),
+    (b'[0e1]', "GenericError", "JSON parse error, expected separator in list"),
+    (b'{"execute":"query-status","id":"\xef\xbf\xbf"}', "GenericError",
+     "JSON parse error, invalid UTF-8 sequence in string"),
     (b'{"execute":"query-status"', None, None),   # completed by the next
     (b'}', None, "complete"),
     (b'{"execute": "query-status", "id": {"a": [1, 2]}}', None, "id"),

@@ -9,6 +9,10 @@
  * come back as they went, in QEMU 7.2 as here (an echoed "id" shows both):
  * one beyond double's range (1e400) is written "inf", which is not JSON, and
  * a negative zero double is written "-0", which reads back as the integer 0.
+ *
+ * After the input comes a 0xFF byte and a sentinel object: whatever state
+ * the input left the stream in, 0xFF is an error that resynchronises it
+ * (what QMP clients rely on), so the sentinel must be the last value out.
  */
 #include <math.h>
 #include <stdint.h>
@@ -49,12 +53,20 @@ static bool has_lossy_number(JsonNode *node)
     return found;
 }
 
+#define SENTINEL "{\"resync\": true}"
+
+typedef struct FuzzState {
+    bool last_was_sentinel;
+} FuzzState;
+
 static void check_round_trip(void *opaque, JsonNode *value, Error *err)
 {
+    FuzzState *fs = opaque;
     char *text, *again;
     JsonNode *reparsed;
     Error *perr = NULL;
 
+    fs->last_was_sentinel = false;
     if (err) {
         /* Every error has a message, and errors are reported once */
         if (!error_get_pretty(err) || !*error_get_pretty(err)) {
@@ -68,6 +80,7 @@ static void check_round_trip(void *opaque, JsonNode *value, Error *err)
         return;
     }
     text = qmp_json_to_string(value);
+    fs->last_was_sentinel = !strcmp(text, SENTINEL);
     reparsed = qmp_json_parse(text, &perr);
     if (!reparsed) {
         abort();
@@ -84,6 +97,7 @@ static void check_round_trip(void *opaque, JsonNode *value, Error *err)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    FuzzState fs = { false };
     JsonStream *s;
     size_t chunk, i;
 
@@ -93,9 +107,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     chunk = data[0] & 0x10 ? size : (size_t)(data[0] & 0x0f) + 1;
     data++;
     size--;
-    s = json_stream_new(check_round_trip, NULL);
+    s = json_stream_new(check_round_trip, &fs);
     for (i = 0; i < size; i += chunk) {
         json_stream_feed(s, (const char *)data + i, MIN(chunk, size - i));
+    }
+    json_stream_feed(s, "\xff" SENTINEL, strlen("\xff" SENTINEL));
+    if (!fs.last_was_sentinel) {
+        abort();
     }
     json_stream_free(s);
     return 0;

@@ -77,6 +77,11 @@ static void test_bad_args(void)
           "ERR invalid number '0x1ffffffffffffffff'" },
         { "read 0x1000", "ERR too few arguments for 'read'" },
         { "read 0x1000 0", "ERR invalid argument size" },
+        /* sizes nothing could allocate: g_malloc aborted on them */
+        { "read 0 0x3fffffffffffffff", "ERR invalid argument size" },
+        { "b64read 0 0x4000001", "ERR invalid argument size" },
+        { "write 0 0x4000001 0x00", "ERR invalid argument size" },
+        { "b64write 0 0x4000001 AAAA", "ERR invalid argument size" },
         { "write 0x1000 2", "ERR too few arguments for 'write'" },
         { "write 0x1000 2 0x", "ERR invalid argument size" },
         { "write 0x1000 2 12", "ERR invalid argument size" },

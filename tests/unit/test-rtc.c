@@ -103,6 +103,56 @@ static void test_set_time(void)
     g_assert_cmphex(cmos_read(&s, RTC_YEAR), ==, 0x00);
 }
 
+/*
+ * Times the registers can hold but 64-bit nanoseconds since 1970 cannot
+ * (after 2262), before 1900 and before year 0 (found by the qtest fuzz
+ * target)
+ */
+static const struct {
+    const char *name;
+    uint8_t reg_b;                      /* without SET */
+    uint8_t century, year, month, day;  /* written with SET held */
+    uint8_t want[4];                    /* read back 5 seconds later */
+} far_cases[] = {
+    { "bcd-9999", REG_B_24H, 0x99, 0x99, 0x12, 0x31,
+      { 0x99, 0x99, 0x12, 0x31 } },
+    { "binary-25599", REG_B_24H | REG_B_DM, 255, 99, 12, 31,
+      { 255, 99, 12, 31 } },
+    /* 0xbb reads as 11 * 10 + 11: year 12221 */
+    { "bcd-digits-beyond-9", REG_B_24H, 0xbb, 0xbb, 0x01, 0x01,
+      { 0xc2, 0x21, 0x01, 0x01 } },
+    { "before-year-0", REG_B_24H, 0x00, 0x00, 0x00, 0x00,
+      { 0x00, 0x00, 0x01, 0x01 } },
+    /* before 1900 struct tm's year is negative */
+    { "year-24", REG_B_24H, 0x00, 0x24, 0x07, 0x31,
+      { 0x00, 0x24, 0x07, 0x31 } },
+    { "year-1899", REG_B_24H | REG_B_DM, 18, 99, 12, 31,
+      { 18, 99, 12, 31 } },
+};
+
+static void test_far_dates(const void *data)
+{
+    const __typeof__(far_cases[0]) *c = data;
+    RTCState s;
+
+    rtc_new(&s);
+    cmos_write(&s, RTC_REG_B, REG_B_SET | c->reg_b);
+    cmos_write(&s, RTC_CENTURY, c->century);
+    cmos_write(&s, RTC_YEAR, c->year);
+    cmos_write(&s, RTC_MONTH, c->month);
+    cmos_write(&s, RTC_DAY_OF_MONTH, c->day);
+    cmos_write(&s, RTC_HOURS, 0);
+    cmos_write(&s, RTC_MINUTES, 0);
+    cmos_write(&s, RTC_SECONDS, 0);
+    cmos_write(&s, RTC_REG_B, c->reg_b);
+    fake_now += 5 * NS;
+    g_assert_cmphex(cmos_read(&s, RTC_CENTURY), ==, c->want[0]);
+    g_assert_cmphex(cmos_read(&s, RTC_YEAR), ==, c->want[1]);
+    g_assert_cmphex(cmos_read(&s, RTC_MONTH), ==, c->want[2]);
+    g_assert_cmphex(cmos_read(&s, RTC_DAY_OF_MONTH), ==, c->want[3]);
+    g_assert_cmphex(cmos_read(&s, RTC_SECONDS), ==, 5);
+}
+
 static void test_uip(void)
 {
     RTCState s;
@@ -189,6 +239,12 @@ int main(int argc, char **argv)
     g_test_add_func("/rtc/set-time", test_set_time);
     g_test_add_func("/rtc/uip", test_uip);
     g_test_add_func("/rtc/index-nmi", test_index_nmi);
+    for (i = 0; i < G_N_ELEMENTS(far_cases); i++) {
+        char *name = g_strdup_printf("/rtc/far-dates/%s", far_cases[i].name);
+
+        g_test_add_data_func(name, &far_cases[i], test_far_dates);
+        g_free(name);
+    }
     for (i = 0; i < G_N_ELEMENTS(mem_cases); i++) {
         char *name = g_strdup_printf("/rtc/cmos-memory/%s", mem_cases[i].name);
 

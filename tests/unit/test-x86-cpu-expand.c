@@ -146,12 +146,13 @@ static void test_expand_case(gconstpointer data)
     X86CPUOptions *opts;
     X86CPU *cpu;
     Error *err = NULL;
+    char **kv = NULL;
     bool ok;
 
     g_assert_nonnull(mc);
     x86_cpu_set_default_version(mc->default_cpu_version);
     if (c->global) {
-        char **kv = g_strsplit_set(c->global, ".=", 3);
+        kv = g_strsplit_set(c->global, ".=", 3);
         g.driver = kv[0];
         g.property = kv[1];
         g.value = kv[2];
@@ -184,12 +185,8 @@ static void test_expand_case(gconstpointer data)
     }
     object_unref(OBJECT(cpu));
     x86_cpu_options_free(opts);
-    if (c->global) {
-        g_free((char *)g.driver);
-        g_free((char *)g.property);
-        g_free((char *)g.value);
-    }
     g_ptr_array_free(globals, TRUE);
+    g_strfreev(kv);     /* g's strings and the array that held them */
     if (host) {
         host_caps_free(host);
     }

@@ -56,7 +56,7 @@ typedef struct RTCState {
     uint8_t cmos[RTC_CMOS_SIZE];
     uint8_t index;
     bool nmi_disabled;      /* bit 7 of the last index write */
-    int64_t offset_ns;      /* guest time minus host time */
+    int64_t offset_secs;    /* guest time minus host time, in seconds */
     RTCClockFunc *clock;
     RTCIrqFunc *irq;
     void *opaque;
