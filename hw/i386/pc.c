@@ -503,16 +503,6 @@ void pc_register_machine_versions(const char *family,
     }
 }
 
-/* The strings the setters above own (the object model frees only fields) */
-static void pc_machine_finalize(Object *obj)
-{
-    MachineState *ms = MACHINE(obj);
-
-    g_free(ms->smbios_ep_type);
-    g_free(ms->oem_id);
-    g_free(ms->oem_table_id);
-}
-
 static void pc_register_types(void)
 {
     static const TypeInfo pc_machine_info = {
@@ -520,7 +510,6 @@ static void pc_register_types(void)
         .parent = TYPE_MACHINE,
         .abstract = true,
         .class_init = pc_machine_class_init,
-        .instance_finalize = pc_machine_finalize,
     };
 
     type_register_static(&pc_machine_info);

@@ -156,7 +156,6 @@ static void test_expand_case(gconstpointer data)
         g.driver = kv[0];
         g.property = kv[1];
         g.value = kv[2];
-        g_free(kv);  /* the strings now belong to g */
         g_ptr_array_add(globals, &g);
     }
     opts = x86_cpu_parse_option(c->cpu, &err);
