@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of the kernel-loader fuzz target.
+
+    tests/fuzz/make-loader-seeds.py [DIR]   (default: corpus/kernel-loader)
+
+Each seed is the target's input: an options byte, a 32-bit initrd size,
+then a kernel file built by python/kernel_images.py -- valid kernels of
+each format, near misses, and the reproducer of every loader bug fixed so
+far (named after what it broke), so that `make check` replays them all.
+Rerunning the script rewrites the same files.
+"""
+
+import os
+import struct
+import sys
+
+TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(TOP, "python"))
+from kernel_images import (HALT, PT_LOAD, PT_NOTE, bzimage,  # noqa: E402
+                           elf, multiboot_aout, multiboot_elf,
+                           multiboot_header, pvh_elf, pvh_note)
+
+# The options byte (see tests/fuzz/fuzz-kernel-loader.c)
+INITRD = 1            # an initrd of the given size
+INITRD_UNREADABLE = 2
+CMDLINE_SHORT = 1 << 2
+CMDLINE_4K = 2 << 2
+CMDLINE_70K = 3 << 2
+
+
+def seed(kernel, opts=0, initrd_size=0):
+    return bytes([opts]) + struct.pack("<I", initrd_size) + kernel
+
+
+def both_entries():
+    """An ELF32 with a multiboot header and a PVH note, as tests/guest."""
+    note = pvh_note(0x100090)
+    return elf(is64=False, entry=0x100080,
+               segments=[(PT_LOAD, 0, 0x100000, 0x100, 0x1100),
+                         (PT_NOTE, 0xa0, 0, len(note), len(note))],
+               blobs={0x60: multiboot_header(3), 0x80: HALT, 0x90: HALT,
+                      0xa0: note}, size=0x100)
+
+
+SEEDS = {
+    # Valid kernels of each format
+    "bzimage": seed(bzimage()),
+    "bzimage-initrd": seed(bzimage(), INITRD | CMDLINE_SHORT, 4096),
+    "bzimage-cmdline-4k": seed(bzimage(), CMDLINE_4K),
+    "bzimage-cmdline-70k": seed(bzimage(), CMDLINE_70K),
+    "pvh64": seed(pvh_elf()),
+    "pvh32": seed(pvh_elf(is64=False)),
+    "pvh64-initrd": seed(pvh_elf(), INITRD | CMDLINE_SHORT, 10000),
+    "multiboot-aout": seed(multiboot_aout()),
+    "multiboot-aout-bss": seed(multiboot_aout(load_end_addr=0x100080,
+                                              bss_end_addr=0x102000)),
+    "multiboot-aout-initrd": seed(multiboot_aout(), INITRD, 4096),
+    "multiboot-elf": seed(multiboot_elf()),
+    "multiboot-elf-initrd": seed(multiboot_elf(), INITRD | CMDLINE_SHORT,
+                                 5000),
+    "multiboot-and-pvh": seed(both_entries()),
+    # Near misses
+    "empty": seed(b""),
+    "not-a-kernel": seed(bytes(range(256)) * 4),
+    "bzimage-protocol-2.02": seed(bzimage(version=0x0202)),
+    "bzimage-no-xlf-kernel-64": seed(bzimage(xloadflags=0)),
+    "bzimage-initrd-unreadable": seed(bzimage(), INITRD_UNREADABLE),
+    "bzimage-initrd-too-large": seed(bzimage(), INITRD, 40 << 20),
+    "pvh-no-note": seed(pvh_elf(segments=[(PT_LOAD, 0x200, 0x100000, 3,
+                                           0x1000)])),
+    "pvh-beyond-ram": seed(pvh_elf(segments=[
+        (PT_LOAD, 0x200, 0x7ffff000, 3, 0x2000),
+        (PT_NOTE, 0x180, 0, 20, 20)])),
+    "multiboot-elf64": seed(multiboot_elf(is64=True)),
+    "multiboot-aout-beyond-ram": seed(multiboot_aout(load_addr=0x7ffff000)),
+}
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        TOP, "tests", "fuzz", "corpus", "kernel-loader")
+    os.makedirs(out, exist_ok=True)
+    for name, data in SEEDS.items():
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
