@@ -32,6 +32,41 @@
 #define PVH_START_MAGIC 0x336ec578
 #define XEN_ELFNOTE_PHYS32_ENTRY 18
 
+/*
+ * QEMU takes the header fields of every format from the file's first
+ * 8 KiB; a shorter file reads as zeros after its end.
+ */
+#define KERNEL_HEADER_LEN 8192
+
+/* Little-endian fields at any offset: a file promises no alignment */
+static uint16_t ld16(const uint8_t *p)
+{
+    return p[0] | p[1] << 8;
+}
+
+static uint32_t ld32(const uint8_t *p)
+{
+    return ld16(p) | (uint32_t)ld16(p + 2) << 16;
+}
+
+static void st16(uint8_t *p, uint16_t v)
+{
+    p[0] = v;
+    p[1] = v >> 8;
+}
+
+static void st32(uint8_t *p, uint32_t v)
+{
+    st16(p, v);
+    st16(p + 2, v >> 16);
+}
+
+static void st64(uint8_t *p, uint64_t v)
+{
+    st32(p, v);
+    st32(p + 4, v >> 32);
+}
+
 static void put32(uint64_t addr, uint32_t v)
 {
     cpu_physical_memory_write(addr, &v, 4);
@@ -381,63 +416,76 @@ static bool pvh_load(MachineState *ms, const X86KernelFiles *f,
 /* Linux bzImage, 64-bit boot protocol ------------------------------------------ */
 
 #define LINUX_HDRS 0x53726448 /* "HdrS" */
+#define XLF_KERNEL_64 0x1
 
+/*
+ * header is the file's first KERNEL_HEADER_LEN bytes, zero-padded, as
+ * QEMU reads them; a file without "HdrS" comes here too, as protocol 0.
+ */
 static bool linux_load(MachineState *ms, const X86KernelFiles *f,
-                       uint64_t rsdp, X86BootState *boot, Error **errp)
+                       const uint8_t *header, uint64_t rsdp,
+                       X86BootState *boot, Error **errp)
 {
     const uint8_t *d = f->kernel;
-    gsize len = f->kernel_size;
+    size_t len = f->kernel_size;
     uint8_t bp[4096];
-    uint16_t version;
-    uint32_t setup_sects, initrd_max = 0x37ffffff, cmdline_size = 255;
+    uint16_t version = 0;
+    uint32_t initrd_max, cmdline_size;
     uint64_t setup_len, kernel_len, initrd, initrd_size;
     E820Entry e820[E820_MAX_ENTRIES];
-    gsize hdr_end;
+    size_t hdr_end;
     int i, n;
 
-    memcpy(&version, d + 0x206, 2);
-    if (version < 0x020c || !(d[0x236] & 0x1)) {
+    if (ld32(header + 0x202) == LINUX_HDRS) {
+        version = ld16(header + 0x206);
+    }
+    /* Also what a file shorter than the setup sectors it claims gets */
+    setup_len = ((header[0x1f1] ? header[0x1f1] : 4) + 1) * 512;
+    if (setup_len > len) {
+        error_setg(errp, "invalid kernel header");
+        return false;
+    }
+    if (!version) {
+        error_setg(errp, "'%s' is not a bzImage, multiboot or PVH ELF kernel",
+                   ms->kernel_filename);
+        return false;
+    }
+    if (version < 0x020c || !(ld16(header + 0x236) & XLF_KERNEL_64)) {
         error_setg(errp, "'%s': Linux boot protocol %x.%02x without a 64-bit "
                    "entry point (needs 2.12 with XLF_KERNEL_64)",
                    ms->kernel_filename, version >> 8, version & 0xff);
         return false;
     }
-    setup_sects = d[0x1f1] ? d[0x1f1] : 4;
-    setup_len = (setup_sects + 1) * 512ULL;
-    hdr_end = 0x202 + d[0x201];
-    if (setup_len >= len || hdr_end > len || hdr_end > sizeof(bp)) {
-        error_setg(errp, "'%s': truncated Linux setup header",
-                   ms->kernel_filename);
-        return false;
-    }
-    memcpy(&initrd_max, d + 0x22c, 4);
-    memcpy(&cmdline_size, d + 0x238, 4);
+    /* The jump at 0x200 skips the header: its target is the header's end */
+    hdr_end = 0x202 + header[0x201];
+    initrd_max = ld32(header + 0x22c);
+    cmdline_size = ld32(header + 0x238);
     kernel_len = len - setup_len;
     if (!guest_copy(KERNEL_LOAD, d + setup_len, kernel_len, "kernel", errp) ||
-        !load_initrd(ms, f, (uint64_t)initrd_max + 1, KERNEL_LOAD + kernel_len,
-                     &initrd, &initrd_size, errp)) {
+        !load_initrd(ms, f, (uint64_t)initrd_max + 1,
+                     KERNEL_LOAD + kernel_len, &initrd, &initrd_size, errp)) {
         return false;
     }
 
     memset(bp, 0, sizeof(bp));
-    memcpy(bp + 0x1f1, d + 0x1f1, hdr_end - 0x1f1);
-    bp[0x210] = 0xff;                          /* type_of_loader: other */
-    bp[0x211] |= 0x80;                         /* CAN_USE_HEAP */
-    *(uint16_t *)(bp + 0x224) = 0xfe00;        /* heap_end_ptr */
-    *(uint32_t *)(bp + 0x214) = KERNEL_LOAD;   /* code32_start */
-    *(uint32_t *)(bp + 0x228) = BOOT_CMDLINE;  /* cmd_line_ptr */
-    *(uint32_t *)(bp + 0x218) = initrd;        /* ramdisk_image */
-    *(uint32_t *)(bp + 0x21c) = initrd_size;   /* ramdisk_size */
+    memcpy(bp + 0x1f1, header + 0x1f1, hdr_end - 0x1f1);
+    bp[0x210] = 0xff;                         /* type_of_loader: other */
+    bp[0x211] |= 0x80;                        /* CAN_USE_HEAP */
+    st16(bp + 0x224, 0xfe00);                 /* heap_end_ptr */
+    st32(bp + 0x214, KERNEL_LOAD);            /* code32_start */
+    st32(bp + 0x228, BOOT_CMDLINE);           /* cmd_line_ptr */
+    st32(bp + 0x218, initrd);                 /* ramdisk_image */
+    st32(bp + 0x21c, initrd_size);            /* ramdisk_size */
     if (version >= 0x020e) {
-        *(uint64_t *)(bp + 0x070) = rsdp;      /* acpi_rsdp_addr */
+        st64(bp + 0x070, rsdp);               /* acpi_rsdp_addr */
     }
     n = pc_e820_table(ms, e820, E820_MAX_ENTRIES);
     bp[0x1e8] = n;
     for (i = 0; i < n; i++) {
         uint8_t *e = bp + 0x2d0 + i * 20;
-        memcpy(e, &e820[i].addr, 8);
-        memcpy(e + 8, &e820[i].size, 8);
-        memcpy(e + 16, &e820[i].type, 4);
+        st64(e, e820[i].addr);
+        st64(e + 8, e820[i].size);
+        st32(e + 16, e820[i].type);
     }
     cpu_physical_memory_write(BOOT_PARAMS, bp, sizeof(bp));
     if (ms->kernel_cmdline && strlen(ms->kernel_cmdline) > cmdline_size) {
@@ -459,17 +507,15 @@ bool x86_load_kernel_from_buffer(MachineState *ms, const X86KernelFiles *f,
                                  Error **errp)
 {
     const uint8_t *d = f->kernel;
-    gsize len = f->kernel_size;
+    size_t len = f->kernel_size;
+    uint8_t header[KERNEL_HEADER_LEN] = { 0 };
     int64_t mb;
     bool ok, is64;
-    uint32_t magic = 0;
 
     memset(boot, 0, sizeof(*boot));
-    if (len > 0x206) {
-        memcpy(&magic, d + 0x202, 4);
-    }
-    if (magic == LINUX_HDRS) {
-        ok = linux_load(ms, f, rsdp, boot, errp);
+    memcpy(header, d, MIN(len, sizeof(header)));
+    if (ld32(header + 0x202) == LINUX_HDRS) {
+        ok = linux_load(ms, f, header, rsdp, boot, errp);
     } else if ((mb = multiboot_find_header(d, len)) >= 0) {
         ok = multiboot_load(ms, f, mb, boot, errp);
     } else if (elf_check(d, len, &is64)) {
@@ -482,9 +528,7 @@ bool x86_load_kernel_from_buffer(MachineState *ms, const X86KernelFiles *f,
         }
         ok = ok && pvh_load(ms, f, &info, rsdp, boot, errp);
     } else {
-        error_setg(errp, "'%s' is not a bzImage, multiboot or PVH ELF kernel",
-                   ms->kernel_filename);
-        ok = false;
+        ok = linux_load(ms, f, header, rsdp, boot, errp);
     }
     return ok;
 }

@@ -11,11 +11,13 @@ import os
 import signal
 import socket
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
 from qmp_machine import Machine, kvm_usable, run  # noqa: E402
+import kernel_images as ki  # noqa: E402
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 P = "qemu-system-x86_64: "
@@ -148,6 +150,24 @@ CLI_CASES = [
      "Host doesn't support requested features"),
 ]
 
+# -kernel files the loader must refuse: (name, file contents or a path,
+# extra args, expected stderr substring), each file written to a temp dir
+# at test time; "{dir}" in the extra args is that dir.  Texts are QEMU
+# 7.2's (it prints some of them with "qemu: " for a prefix).
+KERNEL_CASES = [
+    # Shorter than the setup sectors the header claims, or than 8 KiB of
+    # header: QEMU reads the header first, then refuses
+    ("bzimage-0x207", ki.bzimage(size=0x207), [], P + "invalid kernel header"),
+    ("bzimage-0x208", ki.bzimage(size=0x208), [], P + "invalid kernel header"),
+    ("bzimage-0x236", ki.bzimage(size=0x236), [], P + "invalid kernel header"),
+    ("bzimage-setup-sects-255", ki.bzimage(setup_sects=255, size=0x1000), [],
+     P + "invalid kernel header"),
+    ("bzimage-setup-sects-1", ki.bzimage(setup_sects=1, size=1023), [],
+     P + "invalid kernel header"),
+    # Neither bzImage nor multiboot nor ELF: QEMU takes it for a zImage
+    ("three-bytes", b"hi\n", [], P + "invalid kernel header"),
+]
+
 # Bytes sent after negotiation, expected error class and desc substring
 QMP_CASES = [
     (b'{"execute":"nosuch"}', "CommandNotFound",
@@ -247,6 +267,32 @@ def check_cli(n):
     return n, failures
 
 
+def check_kernel(n):
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, image, extra, want in KERNEL_CASES:
+            n += 1
+            path = image
+            if isinstance(image, bytes):
+                path = os.path.join(tmp, name)
+                with open(path, "wb") as f:
+                    f.write(image)
+            full = ["-machine", "pc-q35-8.0", "-S", "-display", "none",
+                    "-nodefaults", "-kernel", path] + \
+                [a.replace("{dir}", tmp) for a in extra]
+            try:
+                status, _, err = run(BINARY, full, timeout=30)
+            except Exception as e:  # a hang is a failure too
+                status, err = None, str(e)
+            ok = status == 1 and want in err
+            print(f"{'ok' if ok else 'not ok'} {n} - "
+                  f"x86/bad-input/kernel/{name}" +
+                  ("" if ok else f" # status={status} "
+                   f"stderr={err.strip()[-300:]!r}"))
+            failures += not ok
+    return n, failures
+
+
 def check_qmp(n):
     failures = 0
     with Machine(BINARY, ["-machine", "pc-q35-8.0", "-accel", "kvm", "-S",
@@ -306,9 +352,10 @@ def main():
         print("SKIP: /dev/kvm is not usable here")
         return 77
     n, f1 = check_cli(0)
-    n, f2 = check_qmp(n)
+    n, f2 = check_kernel(n)
+    n, f3 = check_qmp(n)
     print(f"1..{n}")
-    return 1 if f1 + f2 else 0
+    return 1 if f1 + f2 + f3 else 0
 
 
 if __name__ == "__main__":

@@ -73,6 +73,10 @@ SEEDS = {
         (PT_NOTE, 0x180, 0, 20, 20)])),
     "multiboot-elf64": seed(multiboot_elf(is64=True)),
     "multiboot-aout-beyond-ram": seed(multiboot_aout(load_addr=0x7ffff000)),
+    # Reproducers of fixed bugs
+    # (a) "HdrS" in a file shorter than the setup header: read past its end
+    "bug-bzimage-0x208": seed(bzimage(size=0x208)),
+    "bug-bzimage-0x236": seed(bzimage(size=0x236)),
 }
 
 
