@@ -61,6 +61,11 @@ def elf_note(name, ntype, desc, align=4):
         pad(desc)
 
 
+def elf_note_raw(namesz, descsz, ntype, rest):
+    """A note header with any sizes, followed by rest."""
+    return struct.pack("<III", namesz, descsz, ntype) + rest
+
+
 def pvh_note(entry, is64=False):
     return elf_note(b"Xen\0", XEN_ELFNOTE_PHYS32_ENTRY,
                     struct.pack("<Q" if is64 else "<I", entry))

@@ -12,6 +12,7 @@
  * The initrd goes at the top of RAM below 4 GiB (below the kernel's limit).
  */
 #include <elf.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -47,6 +48,11 @@ static uint16_t ld16(const uint8_t *p)
 static uint32_t ld32(const uint8_t *p)
 {
     return ld16(p) | (uint32_t)ld16(p + 2) << 16;
+}
+
+static uint64_t ld64(const uint8_t *p)
+{
+    return ld32(p) | (uint64_t)ld32(p + 4) << 32;
 }
 
 static void st16(uint8_t *p, uint16_t v)
@@ -152,117 +158,191 @@ static bool load_initrd(MachineState *ms, const X86KernelFiles *f,
 
 /* ELF ------------------------------------------------------------------------ */
 
+/* A PT_LOAD segment with memory; index numbers it among the headers */
+typedef struct ElfLoad {
+    unsigned index;
+    uint64_t offset, paddr, filesz, memsz;
+} ElfLoad;
+
 typedef struct ElfInfo {
+    bool is64;
     uint64_t entry;
     uint64_t pvh_entry;      /* 0: no PVH note */
-    uint64_t low, high;      /* physical extent of the loaded segments */
+    uint64_t low, high;      /* physical extent of the PT_LOAD segments */
+    ElfLoad *loads;
+    unsigned nloads;
 } ElfInfo;
 
-static bool elf_check(const uint8_t *d, gsize len, bool *is64)
+/* off..off+size-1 lies in a file of len bytes, whatever the values */
+static bool in_file(uint64_t off, uint64_t size, size_t len)
 {
-    if (len < sizeof(Elf32_Ehdr) || memcmp(d, ELFMAG, SELFMAG) ||
-        d[EI_DATA] != ELFDATA2LSB) {
-        return false;
-    }
-    *is64 = d[EI_CLASS] == ELFCLASS64;
-    if (*is64 && len < sizeof(Elf64_Ehdr)) {
-        return false;
-    }
-    return d[EI_CLASS] == ELFCLASS32 || d[EI_CLASS] == ELFCLASS64;
+    return off <= len && size <= len - off;
 }
 
-static void elf_scan_notes(const uint8_t *d, gsize len, uint64_t off,
-                           uint64_t size, ElfInfo *info)
+/* x rounded up to a multiple of align (not 0); x < 2^32 cannot overflow */
+static uint64_t align_up(uint32_t x, uint64_t align)
 {
-    uint64_t p = off, end = MIN(off + size, len);
+    return x ? (x / align + (x % align != 0)) * align : 0;
+}
 
-    while (p + 12 <= end) {
-        uint32_t namesz, descsz, type;
-        uint64_t name, desc;
+/*
+ * The PVH entry in one PT_NOTE segment of size bytes at n, as QEMU finds
+ * it: the first note of type XEN_ELFNOTE_PHYS32_ENTRY whatever its name,
+ * name and descriptor padded to the segment's alignment, the entry read
+ * as 64 bits in an ELF64 file (32 in an ELF32) whatever the descriptor's
+ * size.  Nothing is read outside the segment: bytes beyond it count as
+ * zero, and a note that runs past it ends the search.
+ */
+static void elf_scan_notes(const uint8_t *n, uint64_t size, uint64_t align,
+                           bool is64, ElfInfo *info)
+{
+    uint64_t p = 0;
 
-        memcpy(&namesz, d + p, 4);
-        memcpy(&descsz, d + p + 4, 4);
-        memcpy(&type, d + p + 8, 4);
-        name = p + 12;
-        desc = name + ((namesz + 3) & ~3u);
-        if (desc + descsz > end) {
-            break;
+    /* QEMU divides by a zero alignment; no alignment is what 0 means */
+    align = align ? align : 1;
+    while (size - p >= 12) {
+        uint64_t name_pad = align_up(ld32(n + p), align);
+        uint64_t desc_pad = align_up(ld32(n + p + 4), align);
+        uint64_t desc;
+
+        if (name_pad > size - p - 12) {
+            return;
         }
-        if (type == XEN_ELFNOTE_PHYS32_ENTRY && namesz == 4 &&
-            !memcmp(d + name, "Xen", 4)) {
-            uint64_t e = 0;
-            memcpy(&e, d + desc, MIN(descsz, 8));
-            info->pvh_entry = descsz == 4 ? (uint32_t)e : e;
+        desc = p + 12 + name_pad;
+        if (ld32(n + p + 8) == XEN_ELFNOTE_PHYS32_ENTRY) {
+            uint8_t entry[8] = { 0 };
+
+            memcpy(entry, n + desc, MIN(is64 ? 8 : 4, size - desc));
+            info->pvh_entry = ld64(entry);
+            return;
         }
-        p = desc + ((descsz + 3) & ~3u);
+        if (desc_pad > size - desc) {
+            return;
+        }
+        p = desc + desc_pad;
     }
 }
 
-/* Loads every PT_LOAD segment at its physical address. */
-static bool elf_load(const uint8_t *d, gsize len, const char *path,
-                     ElfInfo *info, Error **errp)
+/*
+ * The checks of QEMU's ELF loader, without its overflows; failing one is
+ * QEMU's "Error while loading elf kernel".  Program headers are read at
+ * the size of the class's struct whatever e_phentsize says, as QEMU
+ * does; notes are looked at only for PVH (multiboot ignores them).
+ */
+static bool elf_parse(const uint8_t *d, size_t len, bool scan_notes,
+                      ElfInfo *info)
 {
-    bool is64;
-    uint64_t phoff, i, phnum, phentsize;
+    size_t phsize;
+    uint64_t phoff;
+    unsigned phnum, i;
+    uint16_t machine;
 
     memset(info, 0, sizeof(*info));
     info->low = UINT64_MAX;
-    if (!elf_check(d, len, &is64)) {
-        error_setg(errp, "'%s' is not an ELF file", path);
+    if (len < EI_NIDENT || memcmp(d, ELFMAG, SELFMAG) ||
+        d[EI_DATA] != ELFDATA2LSB ||
+        (d[EI_CLASS] != ELFCLASS32 && d[EI_CLASS] != ELFCLASS64)) {
         return false;
     }
-    if (is64) {
-        const Elf64_Ehdr *eh = (const void *)d;
-        info->entry = eh->e_entry;
-        phoff = eh->e_phoff;
-        phnum = eh->e_phnum;
-        phentsize = eh->e_phentsize;
+    info->is64 = d[EI_CLASS] == ELFCLASS64;
+    if (len < (info->is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr))) {
+        return false;
+    }
+    machine = ld16(d + offsetof(Elf32_Ehdr, e_machine));
+    if (machine != EM_386 && machine != EM_X86_64) {
+        return false;
+    }
+    if (info->is64) {
+        info->entry = ld64(d + offsetof(Elf64_Ehdr, e_entry));
+        phoff = ld64(d + offsetof(Elf64_Ehdr, e_phoff));
+        phnum = ld16(d + offsetof(Elf64_Ehdr, e_phnum));
+        phsize = sizeof(Elf64_Phdr);
     } else {
-        const Elf32_Ehdr *eh = (const void *)d;
-        info->entry = eh->e_entry;
-        phoff = eh->e_phoff;
-        phnum = eh->e_phnum;
-        phentsize = eh->e_phentsize;
+        info->entry = ld32(d + offsetof(Elf32_Ehdr, e_entry));
+        phoff = ld32(d + offsetof(Elf32_Ehdr, e_phoff));
+        phnum = ld16(d + offsetof(Elf32_Ehdr, e_phnum));
+        phsize = sizeof(Elf32_Phdr);
     }
-    for (i = 0; i < phnum; i++) {
-        uint64_t type, off, paddr, filesz, memsz;
-        uint64_t ph = phoff + i * phentsize;
-
-        if (ph + (is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr)) > len) {
-            error_setg(errp, "'%s': truncated ELF program headers", path);
-            return false;
-        }
-        if (is64) {
-            const Elf64_Phdr *p = (const void *)(d + ph);
-            type = p->p_type; off = p->p_offset; paddr = p->p_paddr;
-            filesz = p->p_filesz; memsz = p->p_memsz;
-        } else {
-            const Elf32_Phdr *p = (const void *)(d + ph);
-            type = p->p_type; off = p->p_offset; paddr = p->p_paddr;
-            filesz = p->p_filesz; memsz = p->p_memsz;
-        }
-        if (type == PT_NOTE) {
-            elf_scan_notes(d, len, off, filesz, info);
-            continue;
-        }
-        if (type != PT_LOAD || !memsz) {
-            continue;
-        }
-        if (off > len || filesz > len - off || filesz > memsz) {
-            error_setg(errp, "'%s': ELF segment %" PRIu64 " lies outside the "
-                       "file", path, i);
-            return false;
-        }
-        if (!guest_zero(paddr, memsz, "kernel segment", errp) ||
-            !guest_copy(paddr, d + off, filesz, "kernel segment", errp)) {
-            return false;
-        }
-        info->low = MIN(info->low, paddr);
-        info->high = MAX(info->high, paddr + memsz);
-    }
-    if (info->low == UINT64_MAX) {
-        error_setg(errp, "'%s': no loadable ELF segment", path);
+    /* phnum < 2^16 and phsize <= 56: the product does not overflow */
+    if (!phnum || !in_file(phoff, (uint64_t)phnum * phsize, len)) {
         return false;
+    }
+    info->loads = g_new(ElfLoad, phnum);
+    for (i = 0; i < phnum; i++) {
+        const uint8_t *ph = d + phoff + i * phsize;
+        uint32_t type = ld32(ph);
+        uint64_t off, paddr, filesz, memsz, align;
+
+        if (info->is64) {
+            off = ld64(ph + offsetof(Elf64_Phdr, p_offset));
+            paddr = ld64(ph + offsetof(Elf64_Phdr, p_paddr));
+            filesz = ld64(ph + offsetof(Elf64_Phdr, p_filesz));
+            memsz = ld64(ph + offsetof(Elf64_Phdr, p_memsz));
+            align = ld64(ph + offsetof(Elf64_Phdr, p_align));
+        } else {
+            off = ld32(ph + offsetof(Elf32_Phdr, p_offset));
+            paddr = ld32(ph + offsetof(Elf32_Phdr, p_paddr));
+            filesz = ld32(ph + offsetof(Elf32_Phdr, p_filesz));
+            memsz = ld32(ph + offsetof(Elf32_Phdr, p_memsz));
+            align = ld32(ph + offsetof(Elf32_Phdr, p_align));
+        }
+        if (type == PT_NOTE && scan_notes) {
+            if (!in_file(off, filesz, len)) {
+                return false;
+            }
+            elf_scan_notes(d + off, filesz, align, info->is64, info);
+        }
+        if (type != PT_LOAD) {
+            continue;
+        }
+        /* Only the bytes a segment has in the file need to be there */
+        if (filesz && !in_file(off, filesz, len)) {
+            return false;
+        }
+        /* An empty segment loads nothing but counts for the extent */
+        info->low = MIN(info->low, paddr);
+        /* A segment past 2^64 fails to fit in RAM later; keep the max */
+        info->high = MAX(info->high, paddr + memsz < paddr ?
+                         UINT64_MAX : paddr + memsz);
+        if (!memsz) {
+            continue;
+        }
+        if (filesz > memsz) {
+            return false;
+        }
+        info->loads[info->nloads++] = (ElfLoad){ i, off, paddr, filesz,
+                                                 memsz };
+    }
+    return true;
+}
+
+static void elf_info_free(ElfInfo *info)
+{
+    g_free(info->loads);
+    info->loads = NULL;
+}
+
+/*
+ * Loads the segments at their physical addresses: every one's memory is
+ * zeroed before any is copied, so that file bytes win over another
+ * segment's bss, as they do in QEMU (which writes them in address order).
+ */
+static bool elf_load_segments(const uint8_t *d, const ElfInfo *info,
+                              Error **errp)
+{
+    unsigned i;
+
+    for (i = 0; i < info->nloads; i++) {
+        const ElfLoad *l = &info->loads[i];
+
+        if (!guest_zero(l->paddr, l->memsz, "kernel segment", errp)) {
+            return false;
+        }
+    }
+    for (i = 0; i < info->nloads; i++) {
+        const ElfLoad *l = &info->loads[i];
+
+        cpu_physical_memory_write(l->paddr, d + l->offset, l->filesz);
     }
     return true;
 }
@@ -287,7 +367,8 @@ static int64_t multiboot_find_header(const uint8_t *d, gsize len)
 }
 
 static bool multiboot_load(MachineState *ms, const X86KernelFiles *f,
-                           gsize hdr, X86BootState *boot, Error **errp)
+                           const uint8_t *header, gsize hdr,
+                           X86BootState *boot, Error **errp)
 {
     const uint8_t *d = f->kernel;
     gsize len = f->kernel_size;
@@ -326,12 +407,26 @@ static bool multiboot_load(MachineState *ms, const X86KernelFiles *f,
         boot->entry = h[4];
     } else {
         ElfInfo info;
+        bool ok = false;
 
-        if (!elf_load(d, len, ms->kernel_filename, &info, errp)) {
+        if (ld16(header + offsetof(Elf32_Ehdr, e_machine)) == EM_X86_64) {
+            error_setg(errp, "Cannot load x86-64 image, give a 32bit one.");
             return false;
+        }
+        if (!elf_parse(d, len, false, &info)) {
+            error_setg(errp, "Error while loading elf kernel");
+        } else if (info.low == UINT64_MAX) {
+            /* QEMU's words when it finds no segment to copy from */
+            error_setg(errp, "Error while fetching elf kernel from rom");
+        } else {
+            ok = elf_load_segments(d, &info, errp);
         }
         boot->entry = info.entry;
         kernel_end = info.high;
+        elf_info_free(&info);
+        if (!ok) {
+            return false;
+        }
     }
 
     if (!load_initrd(ms, f, UINT32_MAX, kernel_end, &initrd, &initrd_size,
@@ -370,9 +465,10 @@ static bool multiboot_load(MachineState *ms, const X86KernelFiles *f,
 
 /* PVH ------------------------------------------------------------------------ */
 
-static bool pvh_load(MachineState *ms, const X86KernelFiles *f,
-                     const ElfInfo *info, uint64_t rsdp, X86BootState *boot,
-                     Error **errp)
+/* The initrd and hvm_start_info for a loaded PVH kernel */
+static bool pvh_start(MachineState *ms, const X86KernelFiles *f,
+                      const ElfInfo *info, uint64_t rsdp, X86BootState *boot,
+                      Error **errp)
 {
     E820Entry e820[E820_MAX_ENTRIES];
     uint64_t initrd, initrd_size;
@@ -411,6 +507,39 @@ static bool pvh_load(MachineState *ms, const X86KernelFiles *f,
     boot->entry = info->pvh_entry;
     boot->rbx = BOOT_INFO;
     return true;
+}
+
+/*
+ * header is the file's first KERNEL_HEADER_LEN bytes, zero-padded; the
+ * file starts with the ELF magic.
+ */
+static bool pvh_load(MachineState *ms, const X86KernelFiles *f,
+                     const uint8_t *header, uint64_t rsdp,
+                     X86BootState *boot, Error **errp)
+{
+    ElfInfo info;
+    uint32_t flags;
+    bool ok = false;
+
+    flags = ld32(header + (header[EI_CLASS] == ELFCLASS64 ?
+                           offsetof(Elf64_Ehdr, e_flags) :
+                           offsetof(Elf32_Ehdr, e_flags)));
+    /* QEMU's check, on what would be a.out kludge and video mode bits */
+    if (flags & 0x00010004) {
+        error_setg(errp, "elfboot unsupported flags = %x", flags);
+        return false;
+    }
+    if (!elf_parse(f->kernel, f->kernel_size, true, &info)) {
+        error_setg(errp, "Error while loading elf kernel");
+    } else if (!info.pvh_entry) {
+        error_setg(errp, "Error loading uncompressed kernel without PVH "
+                   "ELF Note");
+    } else {
+        ok = elf_load_segments(f->kernel, &info, errp) &&
+             pvh_start(ms, f, &info, rsdp, boot, errp);
+    }
+    elf_info_free(&info);
+    return ok;
 }
 
 /* Linux bzImage, 64-bit boot protocol ------------------------------------------ */
@@ -510,23 +639,16 @@ bool x86_load_kernel_from_buffer(MachineState *ms, const X86KernelFiles *f,
     size_t len = f->kernel_size;
     uint8_t header[KERNEL_HEADER_LEN] = { 0 };
     int64_t mb;
-    bool ok, is64;
+    bool ok;
 
     memset(boot, 0, sizeof(*boot));
     memcpy(header, d, MIN(len, sizeof(header)));
     if (ld32(header + 0x202) == LINUX_HDRS) {
         ok = linux_load(ms, f, header, rsdp, boot, errp);
     } else if ((mb = multiboot_find_header(d, len)) >= 0) {
-        ok = multiboot_load(ms, f, mb, boot, errp);
-    } else if (elf_check(d, len, &is64)) {
-        ElfInfo info;
-        ok = elf_load(d, len, ms->kernel_filename, &info, errp);
-        if (ok && !info.pvh_entry) {
-            error_setg(errp, "Error loading uncompressed kernel without PVH "
-                       "ELF Note");
-            ok = false;
-        }
-        ok = ok && pvh_load(ms, f, &info, rsdp, boot, errp);
+        ok = multiboot_load(ms, f, header, mb, boot, errp);
+    } else if (!memcmp(header, ELFMAG, SELFMAG)) {
+        ok = pvh_load(ms, f, header, rsdp, boot, errp);
     } else {
         ok = linux_load(ms, f, header, rsdp, boot, errp);
     }

@@ -17,8 +17,9 @@ import sys
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(TOP, "python"))
 from kernel_images import (HALT, PT_LOAD, PT_NOTE, bzimage,  # noqa: E402
-                           elf, multiboot_aout, multiboot_elf,
-                           multiboot_header, pvh_elf, pvh_note)
+                           elf, elf_note_raw, multiboot_aout,
+                           multiboot_elf, multiboot_header, pvh_elf,
+                           pvh_note)
 
 # The options byte (see tests/fuzz/fuzz-kernel-loader.c)
 INITRD = 1            # an initrd of the given size
@@ -77,6 +78,24 @@ SEEDS = {
     # (a) "HdrS" in a file shorter than the setup header: read past its end
     "bug-bzimage-0x208": seed(bzimage(size=0x208)),
     "bug-bzimage-0x236": seed(bzimage(size=0x236)),
+    # (b) offsets near 2^64 wrapped the bounds checks: reads before the file
+    "bug-elf64-phoff-wrap": seed(pvh_elf(phoff=(1 << 64) - 16)),
+    "bug-elf64-note-offset-wrap": seed(pvh_elf(segments=[
+        (PT_LOAD, 0x200, 0x100000, 3, 0x1000),
+        (PT_NOTE, (1 << 64) - 8, 0, 0x20, 0x20)])),
+    # (f) program headers at odd offsets: misaligned struct loads (UBSan)
+    "bug-elf64-phoff-odd": seed(pvh_elf(phoff=0x41)),
+    "bug-elf64-phentsize-57": seed(pvh_elf(phentsize=57)),
+    # What crashes QEMU 7.2 itself
+    "elf64-load-offset-wrap": seed(pvh_elf(segments=[
+        (PT_LOAD, (1 << 64) - 2, 0x100000, 3, 0x1000),
+        (PT_NOTE, 0x180, 0, 20, 20)])),
+    "elf64-note-namesz-wrap": seed(pvh_elf(blobs={
+        0x180: elf_note_raw(0xfffffffe, 8, 18, b"Xen\0"), 0x200: HALT})),
+    "elf64-note-align-0": seed(pvh_elf(segments=[
+        (PT_LOAD, 0x200, 0x100000, 3, 0x1000),
+        (PT_NOTE, 0x180, 0, 20, 20, 0)])),
+    "elf64-phentsize-8": seed(pvh_elf(phentsize=8)),
 }
 
 
