@@ -322,6 +322,79 @@ static void elf_info_free(ElfInfo *info)
     info->loads = NULL;
 }
 
+static int elf_load_cmp(const void *a, const void *b)
+{
+    const ElfLoad *x = *(const ElfLoad *const *)a;
+    const ElfLoad *y = *(const ElfLoad *const *)b;
+
+    if (x->paddr != y->paddr) {
+        return x->paddr < y->paddr ? -1 : 1;
+    }
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static uint64_t elf_load_data_end(const ElfLoad *l)
+{
+    return l->paddr + l->filesz < l->paddr ? UINT64_MAX
+                                           : l->paddr + l->filesz;
+}
+
+/*
+ * Two segments whose file bytes overlap, as QEMU finds them: it makes a
+ * ROM blob of each segment's file bytes (bss does not count) and, in
+ * address order, compares each blob with the one before.  Returns false
+ * if there are none; else *a is the lower of the first such pair.
+ */
+static bool elf_find_overlap(const ElfInfo *info, const ElfLoad **a,
+                             const ElfLoad **b)
+{
+    const ElfLoad **sorted = g_new(const ElfLoad *, info->nloads + 1);
+    unsigned i, n = 0;
+    bool found = false;
+
+    for (i = 0; i < info->nloads; i++) {
+        if (info->loads[i].filesz) {
+            sorted[n++] = &info->loads[i];
+        }
+    }
+    qsort(sorted, n, sizeof(*sorted), elf_load_cmp);
+    for (i = 1; i < n && !found; i++) {
+        if (elf_load_data_end(sorted[i - 1]) > sorted[i]->paddr) {
+            *a = sorted[i - 1];
+            *b = sorted[i];
+            found = true;
+        }
+    }
+    g_free(sorted);
+    return found;
+}
+
+/* QEMU 7.2's report of overlapping ROM blobs, naming the two segments */
+static void elf_overlap_error(const char *path, const ElfLoad *a,
+                              const ElfLoad *b, Error **errp)
+{
+    const ElfLoad *l[2] = { a, b };
+    int i;
+
+    error_setg(errp, "Some ROM regions are overlapping");
+    error_append_hint(errp,
+        "These ROM regions might have been loaded by direct user request "
+        "or by default.\n"
+        "They could be BIOS/firmware images, a guest kernel, initrd or some "
+        "other file loaded into guest memory.\n"
+        "Check whether you intended to load all this guest code, and "
+        "whether it has been built to load to the correct addresses.\n"
+        "\n"
+        "The following two regions overlap (in the memory address space):"
+        "\n");
+    for (i = 0; i < 2; i++) {
+        error_append_hint(errp, "  %s ELF program header segment %u "
+                          "(addresses 0x%016" PRIx64 " - 0x%016" PRIx64
+                          ")\n", path, l[i]->index, l[i]->paddr,
+                          elf_load_data_end(l[i]));
+    }
+}
+
 /*
  * Loads the segments at their physical addresses: every one's memory is
  * zeroed before any is copied, so that file bytes win over another
@@ -406,6 +479,7 @@ static bool multiboot_load(MachineState *ms, const X86KernelFiles *f,
         kernel_end = MAX(kernel_end, h[3]);
         boot->entry = h[4];
     } else {
+        const ElfLoad *a, *b;
         ElfInfo info;
         bool ok = false;
 
@@ -415,9 +489,17 @@ static bool multiboot_load(MachineState *ms, const X86KernelFiles *f,
         }
         if (!elf_parse(d, len, false, &info)) {
             error_setg(errp, "Error while loading elf kernel");
-        } else if (info.low == UINT64_MAX) {
-            /* QEMU's words when it finds no segment to copy from */
+        } else if (info.low == UINT64_MAX ||
+                   (elf_find_overlap(&info, &a, &b) &&
+                    elf_load_data_end(b) < elf_load_data_end(a))) {
+            /*
+             * QEMU copies the image out of its ROM blobs first, which
+             * fails without one, or when the last blob (by address) ends
+             * inside another; other overlaps it finds later, as for PVH
+             */
             error_setg(errp, "Error while fetching elf kernel from rom");
+        } else if (elf_find_overlap(&info, &a, &b)) {
+            elf_overlap_error(ms->kernel_filename, a, b, errp);
         } else {
             ok = elf_load_segments(d, &info, errp);
         }
@@ -517,6 +599,7 @@ static bool pvh_load(MachineState *ms, const X86KernelFiles *f,
                      const uint8_t *header, uint64_t rsdp,
                      X86BootState *boot, Error **errp)
 {
+    const ElfLoad *a, *b;
     ElfInfo info;
     uint32_t flags;
     bool ok = false;
@@ -534,6 +617,8 @@ static bool pvh_load(MachineState *ms, const X86KernelFiles *f,
     } else if (!info.pvh_entry) {
         error_setg(errp, "Error loading uncompressed kernel without PVH "
                    "ELF Note");
+    } else if (elf_find_overlap(&info, &a, &b)) {
+        elf_overlap_error(ms->kernel_filename, a, b, errp);
     } else {
         ok = elf_load_segments(f->kernel, &info, errp) &&
              pvh_start(ms, f, &info, rsdp, boot, errp);

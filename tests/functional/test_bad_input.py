@@ -217,6 +217,37 @@ KERNEL_CASES = [
     # QEMU divides by a note segment's zero alignment (SIGFPE)
     ("elf64-note-align-0", ki.pvh_elf(segments=[
         LOAD, NOTE[:5] + (0,)]), [], None),
+    # File bytes of two segments overlap (QEMU's ROM blobs); bss does not
+    # count, and neither do segments that only touch
+    ("elf64-overlapping-segments", ki.pvh_elf(segments=[
+        (ki.PT_LOAD, 0x200, 0x100000, 0x11, 0x11),
+        (ki.PT_LOAD, 0x200, 0x100010, 3, 3), NOTE], size=0x300), [],
+     P + "Some ROM regions are overlapping"),
+    ("elf64-overlapping-segments-named", ki.pvh_elf(segments=[
+        (ki.PT_LOAD, 0x200, 0x100800, 3, 0x1000),
+        (ki.PT_LOAD, 0x200, 0x100000, 0x900, 0x1000), NOTE],
+        size=0xb00), [],
+     "elf64-overlapping-segments-named ELF program header segment 1 "
+     "(addresses 0x0000000000100000 - 0x0000000000100900)\n  "),
+    ("elf64-segments-touch", ki.pvh_elf(segments=[
+        (ki.PT_LOAD, 0x200, 0x100000, 0x10, 0x10),
+        (ki.PT_LOAD, 0x200, 0x100010, 3, 3), NOTE], size=0x300), [], None),
+    ("elf64-data-over-bss", ki.pvh_elf(segments=[
+        (ki.PT_LOAD, 0x200, 0x100000, 3, 0x1000),
+        (ki.PT_LOAD, 0x200, 0x100000, 0, 0x1000), NOTE]), [], None),
+    # Multiboot copies the image out of the blobs first: that fails when a
+    # segment ends inside an earlier one
+    ("multiboot-elf-overlapping-segments", ki.multiboot_elf(segments=[
+        (ki.PT_LOAD, 0, 0x100000, 0x100, 0x100),
+        (ki.PT_LOAD, 0, 0x1000f0, 0x10, 0x10)]), [],
+     P + "Some ROM regions are overlapping"),
+    ("multiboot-elf-segment-inside-another", ki.multiboot_elf(segments=[
+        (ki.PT_LOAD, 0, 0x100000, 0x100, 0x2000),
+        (ki.PT_LOAD, 0, 0x100080, 0x10, 0x10)]), [],
+     P + "Error while fetching elf kernel from rom"),
+    ("multiboot-elf-data-in-bss", ki.multiboot_elf(segments=[
+        (ki.PT_LOAD, 0, 0x100000, 0x100, 0x2000),
+        (ki.PT_LOAD, 0, 0x100800, 0x10, 0x10)]), [], None),
     ("multiboot-elf64", ki.multiboot_elf(is64=True), [],
      P + "Cannot load x86-64 image, give a 32bit one."),
     ("multiboot-elf-truncated", ki.multiboot_elf()[:0x90], [], ELF_ERR),

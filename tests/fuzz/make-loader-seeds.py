@@ -86,6 +86,20 @@ SEEDS = {
     # (f) program headers at odd offsets: misaligned struct loads (UBSan)
     "bug-elf64-phoff-odd": seed(pvh_elf(phoff=0x41)),
     "bug-elf64-phentsize-57": seed(pvh_elf(phentsize=57)),
+    # (e) segments whose file bytes overlap were loaded
+    "bug-elf64-overlapping-segments": seed(pvh_elf(segments=[
+        (PT_LOAD, 0x200, 0x100000, 0x11, 0x11),
+        (PT_LOAD, 0x200, 0x100010, 3, 3), (PT_NOTE, 0x180, 0, 20, 20)],
+        size=0x300)),
+    "bug-multiboot-elf-overlapping-segments": seed(multiboot_elf(segments=[
+        (PT_LOAD, 0, 0x100000, 0x100, 0x100),
+        (PT_LOAD, 0, 0x1000f0, 0x10, 0x10)])),
+    "bug-multiboot-elf-segment-inside-another": seed(multiboot_elf(segments=[
+        (PT_LOAD, 0, 0x100000, 0x100, 0x2000),
+        (PT_LOAD, 0, 0x100080, 0x10, 0x10)])),
+    "elf64-data-over-bss": seed(pvh_elf(segments=[
+        (PT_LOAD, 0x200, 0x100000, 3, 0x1000),
+        (PT_LOAD, 0x200, 0x100000, 0, 0x1000), (PT_NOTE, 0x180, 0, 20, 20)])),
     # What crashes QEMU 7.2 itself
     "elf64-load-offset-wrap": seed(pvh_elf(segments=[
         (PT_LOAD, (1 << 64) - 2, 0x100000, 3, 0x1000),
