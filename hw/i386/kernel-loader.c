@@ -234,6 +234,7 @@ static bool elf_parse(const uint8_t *d, size_t len, bool scan_notes,
 {
     size_t phsize;
     uint64_t phoff;
+    uint32_t total = 0;
     unsigned phnum, i;
     uint16_t machine;
 
@@ -307,7 +308,12 @@ static bool elf_parse(const uint8_t *d, size_t len, bool scan_notes,
         if (!memsz) {
             continue;
         }
-        if (filesz > memsz) {
+        /*
+         * QEMU sums the segments' sizes in an int and fails when the sum
+         * turns negative: on their low 32 bits, as it adds them
+         */
+        total = (uint32_t)(total + memsz);
+        if (filesz > memsz || total > INT32_MAX) {
             return false;
         }
         info->loads[info->nloads++] = (ElfLoad){ i, off, paddr, filesz,

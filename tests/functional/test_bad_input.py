@@ -187,6 +187,11 @@ KERNEL_CASES = [
      ELF_ERR),
     ("elf64-load-filesz-past-file", ki.pvh_elf(segments=[
         (ki.PT_LOAD, 0x200, 0x100000, 0x1000, 0x1000), NOTE]), [], ELF_ERR),
+    # QEMU adds the segments' sizes up in an int
+    ("elf64-memsz-2g", ki.pvh_elf(segments=[
+        (ki.PT_LOAD, 0x200, 0x100000, 3, 0x40000000),
+        (ki.PT_LOAD, 0x200, 0x50000000, 3, 0x40000000), NOTE]), [],
+     ELF_ERR),
     ("elf64-filesz-over-memsz", ki.pvh_elf(segments=[
         (ki.PT_LOAD, 0x200, 0x100000, 0x10, 0x8), NOTE]), [], ELF_ERR),
     ("elf64-note-offset-wrap", ki.pvh_elf(segments=[

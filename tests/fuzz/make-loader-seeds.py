@@ -100,6 +100,14 @@ SEEDS = {
     "elf64-data-over-bss": seed(pvh_elf(segments=[
         (PT_LOAD, 0x200, 0x100000, 3, 0x1000),
         (PT_LOAD, 0x200, 0x100000, 0, 0x1000), (PT_NOTE, 0x180, 0, 20, 20)])),
+    "elf64-memsz-2g": seed(pvh_elf(segments=[
+        (PT_LOAD, 0x200, 0x100000, 3, 0x40000000),
+        (PT_LOAD, 0x200, 0x50000000, 3, 0x40000000),
+        (PT_NOTE, 0x180, 0, 20, 20)])),
+    "elf64-memsz-2-63": seed(pvh_elf(segments=[
+        (PT_LOAD, 0x200, 0x100000, 3, 1 << 63),
+        (PT_LOAD, 0x200, 0x50000000, 3, 1 << 63),
+        (PT_NOTE, 0x180, 0, 20, 20)])),
     # What crashes QEMU 7.2 itself
     "elf64-load-offset-wrap": seed(pvh_elf(segments=[
         (PT_LOAD, (1 << 64) - 2, 0x100000, 3, 0x1000),
