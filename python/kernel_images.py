@@ -166,6 +166,18 @@ def multiboot_aout(header_off=0, load_addr=0x100000, header_addr=None,
     return bytes(buf[:size])
 
 
+def multiboot_at(off):
+    """A multiboot kernel whose header is at file offset off, loaded whole
+    at 1 MiB; a zImage's setup_sects of 255 says it is no zImage."""
+    buf = bytearray(off + 0x100)
+    buf[0x1f1] = 0xff
+    put(buf, off, multiboot_header(MULTIBOOT_AOUT_KLUDGE,
+                                   (0x100000 + off, 0x100000, 0, 0,
+                                    0x100000 + off + 32)))
+    put(buf, off + 32, HALT)
+    return bytes(buf)
+
+
 def multiboot_elf(is64=False, **kw):
     """A multiboot kernel whose ELF program headers say where it goes: the
     file's first 0x100 bytes (headers, multiboot header at 0x80, code at

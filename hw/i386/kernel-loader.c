@@ -94,6 +94,9 @@ static bool guest_copy(uint64_t addr, const void *src, uint64_t len,
 {
     void *dst = memory_guest_ptr(addr, len);
 
+    if (!len) {
+        return true;
+    }
     if (!dst) {
         error_setg(errp, "%s does not fit in guest RAM at 0x%" PRIx64
                    " (size 0x%" PRIx64 "): increase -m", what, addr, len);
@@ -108,6 +111,9 @@ static bool guest_zero(uint64_t addr, uint64_t len, const char *what,
 {
     void *dst = memory_guest_ptr(addr, len);
 
+    if (!len) {
+        return true;
+    }
     if (!dst) {
         error_setg(errp, "%s does not fit in guest RAM at 0x%" PRIx64,
                    what, addr);
@@ -428,62 +434,103 @@ static bool elf_load_segments(const uint8_t *d, const ElfInfo *info,
 
 /* Multiboot (v1) ------------------------------------------------------------- */
 
-static int64_t multiboot_find_header(const uint8_t *d, gsize len)
+/*
+ * The header, where QEMU looks for it: at 4-byte steps in the file's
+ * first 8 KiB, leaving room for a full header (48 bytes) before its end
+ */
+static int64_t multiboot_find_header(const uint8_t *header)
 {
-    gsize off;
+    size_t off;
 
-    for (off = 0; off + 12 <= MIN(len, 8192); off += 4) {
-        uint32_t magic, flags, sum;
+    for (off = 0; off < KERNEL_HEADER_LEN - 48; off += 4) {
+        uint32_t magic = ld32(header + off);
 
-        memcpy(&magic, d + off, 4);
-        memcpy(&flags, d + off + 4, 4);
-        memcpy(&sum, d + off + 8, 4);
-        if (magic == MULTIBOOT_MAGIC && magic + flags + sum == 0) {
+        if (magic == MULTIBOOT_MAGIC &&
+            magic + ld32(header + off + 4) + ld32(header + off + 8) == 0) {
             return off;
         }
     }
     return -1;
 }
 
+/*
+ * The a.out kludge: the header says which part of the file goes where.
+ * QEMU 7.2's checks, in its order and words; fields past the end of a
+ * short file read as zeros.
+ */
+static bool multiboot_load_aout(const X86KernelFiles *f,
+                                const uint8_t *header, size_t hdr,
+                                uint64_t *kernel_end, uint64_t *entry,
+                                Error **errp)
+{
+    uint32_t header_addr = ld32(header + hdr + 12);
+    uint32_t load_addr = ld32(header + hdr + 16);
+    uint32_t load_end_addr = ld32(header + hdr + 20);
+    uint32_t bss_end_addr = ld32(header + hdr + 24);
+    uint64_t text_offset, load_size, kernel_size;
+
+    if (header_addr < load_addr) {
+        error_setg(errp, "invalid load_addr address");
+        return false;
+    }
+    if (header_addr - load_addr > hdr) {
+        error_setg(errp, "invalid header_addr address");
+        return false;
+    }
+    /* Where load_addr's byte is in the file */
+    text_offset = hdr - (header_addr - load_addr);
+    if (load_end_addr) {
+        if (load_end_addr < load_addr) {
+            error_setg(errp, "invalid load_end_addr address");
+            return false;
+        }
+        load_size = load_end_addr - load_addr;
+    } else {
+        load_size = f->kernel_size - text_offset;
+    }
+    if (load_size > UINT32_MAX - load_addr) {
+        error_setg(errp, "kernel does not fit in address space");
+        return false;
+    }
+    kernel_size = load_size;
+    if (bss_end_addr) {
+        if (bss_end_addr < load_addr + load_size) {
+            error_setg(errp, "invalid bss_end_addr address");
+            return false;
+        }
+        kernel_size = bss_end_addr - load_addr;
+    }
+    if (!in_file(text_offset, load_size, f->kernel_size)) {
+        error_setg(errp, "fread() failed");
+        return false;
+    }
+    if (!guest_copy(load_addr, f->kernel + text_offset, load_size, "kernel",
+                    errp) ||
+        !guest_zero(load_addr + load_size, kernel_size - load_size,
+                    "kernel bss", errp)) {
+        return false;
+    }
+    *kernel_end = load_addr + kernel_size;
+    *entry = ld32(header + hdr + 28);
+    return true;
+}
+
 static bool multiboot_load(MachineState *ms, const X86KernelFiles *f,
-                           const uint8_t *header, gsize hdr,
+                           const uint8_t *header, size_t hdr,
                            X86BootState *boot, Error **errp)
 {
     const uint8_t *d = f->kernel;
-    gsize len = f->kernel_size;
-    uint32_t flags, mbi_flags = 0x1 | 0x4 | 0x40;
+    size_t len = f->kernel_size;
+    uint32_t mbi_flags = 0x1 | 0x4 | 0x40;
     uint64_t kernel_end, initrd = 0, initrd_size = 0;
     E820Entry e820[E820_MAX_ENTRIES];
     int i, n;
 
-    memcpy(&flags, d + hdr + 4, 4);
-    if (flags & MULTIBOOT_AOUT_KLUDGE) {
-        uint32_t h[5]; /* header_addr load_addr load_end bss_end entry */
-        uint64_t file_off, load_len;
-
-        if (hdr + 32 > len) {
-            error_setg(errp, "'%s': truncated multiboot header",
-                       ms->kernel_filename);
+    if (ld32(header + hdr + 4) & MULTIBOOT_AOUT_KLUDGE) {
+        if (!multiboot_load_aout(f, header, hdr, &kernel_end, &boot->entry,
+                                 errp)) {
             return false;
         }
-        memcpy(h, d + hdr + 12, sizeof(h));
-        file_off = hdr - (h[0] - h[1]);
-        load_len = h[2] ? h[2] - h[1] : len - file_off;
-        if (h[0] < h[1] || file_off > len || load_len > len - file_off) {
-            error_setg(errp, "'%s': bad multiboot load addresses",
-                       ms->kernel_filename);
-            return false;
-        }
-        if (!guest_copy(h[1], d + file_off, load_len, "kernel", errp)) {
-            return false;
-        }
-        kernel_end = h[1] + load_len;
-        if (h[3] > kernel_end &&
-            !guest_zero(kernel_end, h[3] - kernel_end, "kernel bss", errp)) {
-            return false;
-        }
-        kernel_end = MAX(kernel_end, h[3]);
-        boot->entry = h[4];
     } else {
         const ElfLoad *a, *b;
         ElfInfo info;
@@ -736,7 +783,7 @@ bool x86_load_kernel_from_buffer(MachineState *ms, const X86KernelFiles *f,
     memcpy(header, d, MIN(len, sizeof(header)));
     if (ld32(header + 0x202) == LINUX_HDRS) {
         ok = linux_load(ms, f, header, rsdp, boot, errp);
-    } else if ((mb = multiboot_find_header(d, len)) >= 0) {
+    } else if ((mb = multiboot_find_header(header)) >= 0) {
         ok = multiboot_load(ms, f, header, mb, boot, errp);
     } else if (!memcmp(header, ELFMAG, SELFMAG)) {
         ok = pvh_load(ms, f, header, rsdp, boot, errp);

@@ -160,6 +160,7 @@ PVH_NOTE = ki.pvh_note(0x100000, True)
 LOAD = (ki.PT_LOAD, 0x200, 0x100000, 3, 0x1000)
 NOTE = (ki.PT_NOTE, 0x180, 0, len(PVH_NOTE), len(PVH_NOTE))
 ELF_ERR = P + "Error while loading elf kernel"
+MB = 0x100000
 KERNEL_CASES = [
     # Shorter than the setup sectors the header claims, or than 8 KiB of
     # header: QEMU reads the header first, then refuses
@@ -253,6 +254,33 @@ KERNEL_CASES = [
     ("multiboot-elf-data-in-bss", ki.multiboot_elf(segments=[
         (ki.PT_LOAD, 0, 0x100000, 0x100, 0x2000),
         (ki.PT_LOAD, 0, 0x100800, 0x10, 0x10)]), [], None),
+    # Multiboot's a.out kludge: the addresses QEMU checks, in its order
+    ("multiboot-bss-below-load-end", ki.multiboot_aout(
+        load_end_addr=MB + 0x80, bss_end_addr=MB + 0x7f), [],
+     P + "invalid bss_end_addr address"),
+    ("multiboot-bss-below-file-end", ki.multiboot_aout(
+        bss_end_addr=MB + 0xff, size=0x100), [],
+     P + "invalid bss_end_addr address"),
+    ("multiboot-bss-at-load-end", ki.multiboot_aout(
+        load_end_addr=MB + 0x80, bss_end_addr=MB + 0x80), [], None),
+    ("multiboot-load-addr-above-header", ki.multiboot_aout(
+        header_addr=MB - 4, load_addr=MB, load_end_addr=MB - 1), [],
+     P + "invalid load_addr address"),
+    ("multiboot-header-addr-before-file", ki.multiboot_aout(
+        header_off=0x10, header_addr=MB + 0x20, load_addr=MB), [],
+     P + "invalid header_addr address"),
+    ("multiboot-load-end-below-load", ki.multiboot_aout(
+        load_end_addr=MB - 1), [], P + "invalid load_end_addr address"),
+    ("multiboot-load-past-file", ki.multiboot_aout(
+        load_end_addr=MB + 0x200, bss_end_addr=MB + 0x200), [],
+     P + "fread() failed"),
+    ("multiboot-past-4g", ki.multiboot_aout(
+        load_addr=0xfffff000, size=0x2000, bss_end_addr=1), [],
+     P + "kernel does not fit in address space"),
+    # QEMU looks for the header in the first 8 KiB less 48 bytes
+    ("multiboot-header-at-8140", ki.multiboot_at(8140), [], None),
+    ("multiboot-header-at-8144", ki.multiboot_at(8144), [],
+     P + "invalid kernel header"),
     ("multiboot-elf64", ki.multiboot_elf(is64=True), [],
      P + "Cannot load x86-64 image, give a 32bit one."),
     ("multiboot-elf-truncated", ki.multiboot_elf()[:0x90], [], ELF_ERR),

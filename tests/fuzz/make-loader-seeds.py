@@ -18,8 +18,8 @@ TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(TOP, "python"))
 from kernel_images import (HALT, PT_LOAD, PT_NOTE, bzimage,  # noqa: E402
                            elf, elf_note_raw, multiboot_aout,
-                           multiboot_elf, multiboot_header, pvh_elf,
-                           pvh_note)
+                           multiboot_at, multiboot_elf, multiboot_header,
+                           pvh_elf, pvh_note)
 
 # The options byte (see tests/fuzz/fuzz-kernel-loader.c)
 INITRD = 1            # an initrd of the given size
@@ -108,6 +108,13 @@ SEEDS = {
         (PT_LOAD, 0x200, 0x100000, 3, 1 << 63),
         (PT_LOAD, 0x200, 0x50000000, 3, 1 << 63),
         (PT_NOTE, 0x180, 0, 20, 20)])),
+    # (d) a multiboot bss_end_addr below load_end_addr was taken
+    "bug-multiboot-bss-below-load-end": seed(multiboot_aout(
+        load_end_addr=0x100080, bss_end_addr=0x10007f)),
+    "multiboot-past-4g": seed(multiboot_aout(load_addr=0xffffff00,
+                                             size=0x200)),
+    "multiboot-load-past-file": seed(multiboot_aout(load_end_addr=0x100200)),
+    "multiboot-header-at-8140": seed(multiboot_at(8140)),
     # What crashes QEMU 7.2 itself
     "elf64-load-offset-wrap": seed(pvh_elf(segments=[
         (PT_LOAD, (1 << 64) - 2, 0x100000, 3, 0x1000),
