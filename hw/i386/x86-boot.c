@@ -6,8 +6,11 @@
  * (identity page tables for a 64-bit entry).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <linux/kvm.h>
 
 #include "exec/memory.h"
@@ -58,29 +61,71 @@ int pc_e820_table(MachineState *ms, E820Entry *t, int max)
 
 /* Files ---------------------------------------------------------------------- */
 
-static bool load_file(const char *path, const char *what, GBytes **out,
-                      Error **errp)
+/*
+ * The -kernel file, read whole.  Refused in QEMU 7.2's words: what cannot
+ * be opened, a directory, and what has no size.  QEMU takes the size from
+ * lseek, which gives 0 for /dev/zero and the like, and then reports an
+ * errno left from before ("No such file or directory"); a FIFO it reads
+ * forever.  Here anything but a regular file is refused that way, and so
+ * is a file larger than guest RAM, which no format could load.
+ */
+static uint8_t *read_kernel_file(MachineState *ms, size_t *len, Error **errp)
 {
-    GError *gerr = NULL;
-    gchar *data;
-    gsize len;
+    const char *path = ms->kernel_filename;
+    uint8_t *data = NULL;
+    struct stat st;
+    size_t got = 0;
+    int fd, err = 0;
 
-    if (!g_file_get_contents(path, &data, &len, &gerr)) {
-        error_setg(errp, "could not load %s '%s': %s", what, path,
-                   gerr->message);
-        g_error_free(gerr);
-        return false;
+    /* Opening a FIFO must not wait for a writer */
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        error_setg(errp, "could not open kernel file '%s': %s", path,
+                   strerror(errno));
+        return NULL;
     }
-    *out = g_bytes_new_take(data, len);
-    return true;
+    if (fstat(fd, &st) < 0) {
+        err = errno;
+    } else if (S_ISDIR(st.st_mode)) {
+        err = EISDIR;
+    } else if (!S_ISREG(st.st_mode) || st.st_size == 0) {
+        err = ENOENT;
+    } else if ((uint64_t)st.st_size > ms->ram_size) {
+        err = EFBIG;
+    } else {
+        data = g_malloc(st.st_size);
+        while (got < (size_t)st.st_size) {
+            ssize_t n = read(fd, data + got, st.st_size - got);
+
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            if (n <= 0) {
+                /* An error, or the file shrank since fstat */
+                err = n < 0 ? errno : EIO;
+                break;
+            }
+            got += n;
+        }
+    }
+    close(fd);
+    if (err) {
+        error_setg(errp, "could not load kernel '%s': %s", path,
+                   strerror(err));
+        g_free(data);
+        return NULL;
+    }
+    *len = got;
+    return data;
 }
 
 bool x86_load_kernel(MachineState *ms, uint64_t rsdp, X86BootState *boot,
                      Error **errp)
 {
     X86KernelFiles f = { 0 };
-    GBytes *kernel, *initrd = NULL;
+    GBytes *initrd = NULL;
     GError *gerr = NULL;
+    uint8_t *kernel;
     gchar *data;
     gsize len;
     bool ok;
@@ -89,11 +134,11 @@ bool x86_load_kernel(MachineState *ms, uint64_t rsdp, X86BootState *boot,
     if (!ms->kernel_filename) {
         return true;
     }
-    if (!load_file(ms->kernel_filename, "kernel", &kernel, errp)) {
+    kernel = read_kernel_file(ms, &f.kernel_size, errp);
+    if (!kernel) {
         return false;
     }
-    f.kernel = g_bytes_get_data(kernel, &len);
-    f.kernel_size = len;
+    f.kernel = kernel;
     if (ms->initrd_filename) {
         if (g_file_get_contents(ms->initrd_filename, &data, &len, &gerr)) {
             initrd = g_bytes_new_take(data, len);
@@ -110,7 +155,7 @@ bool x86_load_kernel(MachineState *ms, uint64_t rsdp, X86BootState *boot,
     if (initrd) {
         g_bytes_unref(initrd);
     }
-    g_bytes_unref(kernel);
+    g_free(kernel);
     return ok;
 }
 

@@ -151,17 +151,45 @@ CLI_CASES = [
      "Host doesn't support requested features"),
 ]
 
-# -kernel files: (name, file contents or a path, extra args, expected
-# stderr substring, or None for a file that must load as it does in QEMU
-# 7.2), each file written to a temp dir at test time; "{dir}" in the extra
-# args is that dir.  Texts are QEMU 7.2's (it prints some of them with
+# -kernel files: (name, file contents, a path or a function making one in
+# a dir, extra args, expected stderr substring or None for a file that
+# must load, as it does in QEMU 7.2), each file written to a temp dir at
+# test time; "{dir}" in a path or the extra args is that dir.  Texts are QEMU 7.2's (it prints some of them with
 # "qemu: " for a prefix).
 PVH_NOTE = ki.pvh_note(0x100000, True)
 LOAD = (ki.PT_LOAD, 0x200, 0x100000, 3, 0x1000)
 NOTE = (ki.PT_NOTE, 0x180, 0, len(PVH_NOTE), len(PVH_NOTE))
 ELF_ERR = P + "Error while loading elf kernel"
 MB = 0x100000
+def fifo(tmp):
+    path = os.path.join(tmp, "fifo")
+    os.mkfifo(path)
+    return path
+
+
+def sparse(size):
+    def make(tmp):
+        path = os.path.join(tmp, "sparse")
+        with open(path, "wb") as f:
+            f.truncate(size)
+        return path
+    return make
+
+
 KERNEL_CASES = [
+    # Files that are no kernel: QEMU's words, except that QEMU reads a FIFO
+    # forever and what is larger than guest RAM whole
+    ("nonexistent", "/nonexistent/bzImage", [], P + "could not open kernel "
+     "file '/nonexistent/bzImage': No such file or directory"),
+    ("directory", "{dir}", [], "': Is a directory"),
+    ("dev-zero", "/dev/zero", [],
+     P + "could not load kernel '/dev/zero': No such file or directory"),
+    ("dev-null", "/dev/null", [],
+     P + "could not load kernel '/dev/null': No such file or directory"),
+    ("empty", b"", [], "empty': No such file or directory"),
+    ("fifo", fifo, [], "fifo': No such file or directory"),
+    ("larger-than-ram", sparse(65 << 20), ["-m", "64"],
+     "sparse': File too large"),
     # Shorter than the setup sectors the header claims, or than 8 KiB of
     # header: QEMU reads the header first, then refuses
     ("bzimage-0x207", ki.bzimage(size=0x207), [], P + "invalid kernel header"),
@@ -396,9 +424,10 @@ def check_kernel(n):
     with tempfile.TemporaryDirectory() as tmp:
         for name, image, extra, want in KERNEL_CASES:
             n += 1
-            path = image
+            path = image.replace("{dir}", tmp) if isinstance(image, str) \
+                else image(tmp) if callable(image) else \
+                os.path.join(tmp, name)
             if isinstance(image, bytes):
-                path = os.path.join(tmp, name)
                 with open(path, "wb") as f:
                     f.write(image)
             full = ["-machine", "pc-q35-8.0", "-S", "-display", "none",
