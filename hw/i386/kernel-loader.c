@@ -9,7 +9,9 @@
  * Boot data lives below 640 KiB at fixed addresses:
  *   0x1000 multiboot info / PVH start_info, 0x2000 memory map,
  *   0x3000 module list, 0x7000 Linux boot_params, 0x20000 command line.
- * The initrd goes at the top of RAM below 4 GiB (below the kernel's limit).
+ * The initrd goes where QEMU puts it (below the ACPI data it keeps at the
+ * top of RAM below 4 GiB, and below the kernel's limit); for multiboot at
+ * the top of RAM below 4 GiB.
  */
 #include <elf.h>
 #include <stddef.h>
@@ -133,33 +135,50 @@ static uint64_t write_cmdline(MachineState *ms)
     return BOOT_CMDLINE;
 }
 
-/* The initrd at the top of RAM below min(4 GiB, limit); 0 if none */
-static bool load_initrd(MachineState *ms, const X86KernelFiles *f,
-                        uint64_t limit, uint64_t kernel_end, uint64_t *addr,
-                        uint64_t *size, Error **errp)
+/*
+ * Where QEMU puts the initrd for the Linux and PVH protocols: as high as
+ * it goes below initrd_max (the kernel's limit), which QEMU keeps under
+ * the firmware's ACPI data at the top of RAM below 4 GiB (160 KiB of it;
+ * 64 KiB up to pc-i440fx-2.0).  QEMU 7.2's checks and words.
+ */
+static bool initrd_addr_linux(MachineState *ms, const X86KernelFiles *f,
+                              uint32_t initrd_max, uint64_t *addr,
+                              Error **errp)
 {
-    uint64_t top = MIN(below_4g_ram(ms), limit);
-    size_t len = f->initrd_size;
+    uint64_t acpi = MACHINE_GET_CLASS(ms)->small_acpi_data ? 0x10000
+                                                          : 0x28000;
+    uint64_t below = below_4g_ram(ms);
 
-    *addr = *size = 0;
-    if (!ms->initrd_filename) {
-        return true;
-    }
     if (!f->initrd) {
-        error_setg(errp, "could not load initrd '%s': %s",
-                   ms->initrd_filename, f->initrd_error);
+        error_setg(errp, "error reading initrd %s: %s", ms->initrd_filename,
+                   f->initrd_error);
         return false;
     }
-    if (len > top || ((top - len) & ~0xfffULL) < kernel_end) {
-        error_setg(errp, "initrd '%s' (%zu bytes) does not fit in guest RAM "
-                   "above the kernel: increase -m", ms->initrd_filename,
-                   len);
+    if (initrd_max >= below - acpi || below <= acpi) {
+        initrd_max = below > acpi ? below - acpi - 1 : 0;
+    }
+    if (f->initrd_size >= initrd_max) {
+        error_setg(errp, "initrd is too large, cannot support.(max: %" PRIu32
+                   ", need %" PRIu64 ")", initrd_max,
+                   (uint64_t)f->initrd_size);
         return false;
     }
-    *addr = (top - len) & ~0xfffULL;
-    *size = len;
-    cpu_physical_memory_write(*addr, f->initrd, len);
+    *addr = (initrd_max - f->initrd_size) & ~4095ULL;
     return true;
+}
+
+/* Copies the initrd to addr, unless it would overwrite the kernel */
+static bool initrd_write(MachineState *ms, const X86KernelFiles *f,
+                         uint64_t addr, uint64_t kernel_start,
+                         uint64_t kernel_end, Error **errp)
+{
+    if (addr < kernel_end && addr + f->initrd_size > kernel_start) {
+        error_setg(errp, "initrd '%s' (%zu bytes) does not fit in guest RAM "
+                   "beside the kernel: increase -m", ms->initrd_filename,
+                   f->initrd_size);
+        return false;
+    }
+    return guest_copy(addr, f->initrd, f->initrd_size, "initrd", errp);
 }
 
 /* ELF ------------------------------------------------------------------------ */
@@ -460,8 +479,8 @@ static int64_t multiboot_find_header(const uint8_t *header)
  */
 static bool multiboot_load_aout(const X86KernelFiles *f,
                                 const uint8_t *header, size_t hdr,
-                                uint64_t *kernel_end, uint64_t *entry,
-                                Error **errp)
+                                uint64_t *kernel_start, uint64_t *kernel_end,
+                                uint64_t *entry, Error **errp)
 {
     uint32_t header_addr = ld32(header + hdr + 12);
     uint32_t load_addr = ld32(header + hdr + 16);
@@ -510,6 +529,7 @@ static bool multiboot_load_aout(const X86KernelFiles *f,
                     "kernel bss", errp)) {
         return false;
     }
+    *kernel_start = load_addr;
     *kernel_end = load_addr + kernel_size;
     *entry = ld32(header + hdr + 28);
     return true;
@@ -522,13 +542,13 @@ static bool multiboot_load(MachineState *ms, const X86KernelFiles *f,
     const uint8_t *d = f->kernel;
     size_t len = f->kernel_size;
     uint32_t mbi_flags = 0x1 | 0x4 | 0x40;
-    uint64_t kernel_end, initrd = 0, initrd_size = 0;
+    uint64_t kernel_start, kernel_end, initrd = 0, initrd_size = 0;
     E820Entry e820[E820_MAX_ENTRIES];
     int i, n;
 
     if (ld32(header + hdr + 4) & MULTIBOOT_AOUT_KLUDGE) {
-        if (!multiboot_load_aout(f, header, hdr, &kernel_end, &boot->entry,
-                                 errp)) {
+        if (!multiboot_load_aout(f, header, hdr, &kernel_start, &kernel_end,
+                                 &boot->entry, errp)) {
             return false;
         }
     } else {
@@ -557,6 +577,7 @@ static bool multiboot_load(MachineState *ms, const X86KernelFiles *f,
             ok = elf_load_segments(d, &info, errp);
         }
         boot->entry = info.entry;
+        kernel_start = info.low;
         kernel_end = info.high;
         elf_info_free(&info);
         if (!ok) {
@@ -564,12 +585,27 @@ static bool multiboot_load(MachineState *ms, const X86KernelFiles *f,
         }
     }
 
-    if (!load_initrd(ms, f, UINT32_MAX, kernel_end, &initrd, &initrd_size,
-                     errp)) {
-        return false;
+    if (ms->initrd_filename) {
+        /* QEMU's words for a module it cannot read */
+        if (!f->initrd) {
+            error_setg(errp, "Failed to open file '%s'", ms->initrd_filename);
+            return false;
+        }
+        /* At the top of RAM below 4 GiB */
+        initrd_size = f->initrd_size;
+        if (initrd_size > below_4g_ram(ms)) {
+            error_setg(errp, "initrd '%s' (%zu bytes) does not fit in guest "
+                       "RAM: increase -m", ms->initrd_filename,
+                       f->initrd_size);
+            return false;
+        }
+        initrd = (below_4g_ram(ms) - initrd_size) & ~0xfffULL;
+        if (!initrd_write(ms, f, initrd, kernel_start, kernel_end, errp)) {
+            return false;
+        }
     }
     cpu_physical_memory_set(BOOT_INFO, 0, 0x1000);
-    if (initrd) {
+    if (ms->initrd_filename) {
         mbi_flags |= 0x8;
         put32(BOOT_MODS, initrd);
         put32(BOOT_MODS + 4, initrd + initrd_size);
@@ -602,15 +638,15 @@ static bool multiboot_load(MachineState *ms, const X86KernelFiles *f,
 
 /* The initrd and hvm_start_info for a loaded PVH kernel */
 static bool pvh_start(MachineState *ms, const X86KernelFiles *f,
-                      const ElfInfo *info, uint64_t rsdp, X86BootState *boot,
-                      Error **errp)
+                      const ElfInfo *info, uint64_t initrd, uint64_t rsdp,
+                      X86BootState *boot, Error **errp)
 {
     E820Entry e820[E820_MAX_ENTRIES];
-    uint64_t initrd, initrd_size;
+    uint64_t initrd_size = f->initrd_size;
     int i, n;
 
-    if (!load_initrd(ms, f, UINT32_MAX, info->high, &initrd, &initrd_size,
-                     errp)) {
+    if (ms->initrd_filename &&
+        !initrd_write(ms, f, initrd, info->low, info->high, errp)) {
         return false;
     }
     cpu_physical_memory_set(BOOT_INFO, 0, 0x1000);
@@ -622,7 +658,7 @@ static bool pvh_start(MachineState *ms, const X86KernelFiles *f,
         put32(at + 16, e820[i].type);
         put32(at + 20, 0);
     }
-    if (initrd) {
+    if (ms->initrd_filename) {
         put64(BOOT_MODS, initrd);
         put64(BOOT_MODS + 8, initrd_size);
         put64(BOOT_MODS + 16, 0);
@@ -632,8 +668,8 @@ static bool pvh_start(MachineState *ms, const X86KernelFiles *f,
     put32(BOOT_INFO + 0, PVH_START_MAGIC);
     put32(BOOT_INFO + 4, 1);
     put32(BOOT_INFO + 8, 0);
-    put32(BOOT_INFO + 12, initrd ? 1 : 0);
-    put64(BOOT_INFO + 16, initrd ? BOOT_MODS : 0);
+    put32(BOOT_INFO + 12, ms->initrd_filename ? 1 : 0);
+    put64(BOOT_INFO + 16, ms->initrd_filename ? BOOT_MODS : 0);
     put64(BOOT_INFO + 24, write_cmdline(ms));
     put64(BOOT_INFO + 32, rsdp);
     put64(BOOT_INFO + 40, BOOT_MMAP);
@@ -655,6 +691,7 @@ static bool pvh_load(MachineState *ms, const X86KernelFiles *f,
     const ElfLoad *a, *b;
     ElfInfo info;
     uint32_t flags;
+    uint64_t initrd = 0;
     bool ok = false;
 
     flags = ld32(header + (header[EI_CLASS] == ELFCLASS64 ?
@@ -670,11 +707,14 @@ static bool pvh_load(MachineState *ms, const X86KernelFiles *f,
     } else if (!info.pvh_entry) {
         error_setg(errp, "Error loading uncompressed kernel without PVH "
                    "ELF Note");
+    } else if (ms->initrd_filename &&
+               !initrd_addr_linux(ms, f, UINT32_MAX, &initrd, errp)) {
+        /* QEMU reads the initrd before it looks at the segments again */
     } else if (elf_find_overlap(&info, &a, &b)) {
         elf_overlap_error(ms->kernel_filename, a, b, errp);
     } else {
         ok = elf_load_segments(f->kernel, &info, errp) &&
-             pvh_start(ms, f, &info, rsdp, boot, errp);
+             pvh_start(ms, f, &info, initrd, rsdp, boot, errp);
     }
     elf_info_free(&info);
     return ok;
@@ -684,6 +724,7 @@ static bool pvh_load(MachineState *ms, const X86KernelFiles *f,
 
 #define LINUX_HDRS 0x53726448 /* "HdrS" */
 #define XLF_KERNEL_64 0x1
+#define XLF_CAN_BE_LOADED_ABOVE_4G 0x2
 
 /*
  * header is the file's first KERNEL_HEADER_LEN bytes, zero-padded, as
@@ -697,14 +738,31 @@ static bool linux_load(MachineState *ms, const X86KernelFiles *f,
     size_t len = f->kernel_size;
     uint8_t bp[4096];
     uint16_t version = 0;
-    uint32_t initrd_max, cmdline_size;
-    uint64_t setup_len, kernel_len, initrd, initrd_size;
+    uint32_t initrd_max = 0x37ffffff;
+    uint64_t setup_len, kernel_len, initrd = 0;
     E820Entry e820[E820_MAX_ENTRIES];
     size_t hdr_end;
     int i, n;
 
     if (ld32(header + 0x202) == LINUX_HDRS) {
         version = ld16(header + 0x206);
+    }
+    /* QEMU looks at the initrd before the rest of the header */
+    if (ms->initrd_filename) {
+        if (version < 0x0200) {
+            error_setg(errp, "linux kernel too old to load a ram disk");
+            return false;
+        }
+        if (version >= 0x0203) {
+            initrd_max = ld32(header + 0x22c);
+        }
+        if (version >= 0x020c &&
+            (ld16(header + 0x236) & XLF_CAN_BE_LOADED_ABOVE_4G)) {
+            initrd_max = UINT32_MAX;
+        }
+        if (!initrd_addr_linux(ms, f, initrd_max, &initrd, errp)) {
+            return false;
+        }
     }
     /* Also what a file shorter than the setup sectors it claims gets */
     setup_len = ((header[0x1f1] ? header[0x1f1] : 4) + 1) * 512;
@@ -725,12 +783,11 @@ static bool linux_load(MachineState *ms, const X86KernelFiles *f,
     }
     /* The jump at 0x200 skips the header: its target is the header's end */
     hdr_end = 0x202 + header[0x201];
-    initrd_max = ld32(header + 0x22c);
-    cmdline_size = ld32(header + 0x238);
     kernel_len = len - setup_len;
     if (!guest_copy(KERNEL_LOAD, d + setup_len, kernel_len, "kernel", errp) ||
-        !load_initrd(ms, f, (uint64_t)initrd_max + 1,
-                     KERNEL_LOAD + kernel_len, &initrd, &initrd_size, errp)) {
+        (ms->initrd_filename &&
+         !initrd_write(ms, f, initrd, KERNEL_LOAD, KERNEL_LOAD + kernel_len,
+                       errp))) {
         return false;
     }
 
@@ -742,7 +799,7 @@ static bool linux_load(MachineState *ms, const X86KernelFiles *f,
     st32(bp + 0x214, KERNEL_LOAD);            /* code32_start */
     st32(bp + 0x228, BOOT_CMDLINE);           /* cmd_line_ptr */
     st32(bp + 0x218, initrd);                 /* ramdisk_image */
-    st32(bp + 0x21c, initrd_size);            /* ramdisk_size */
+    st32(bp + 0x21c, initrd ? f->initrd_size : 0); /* ramdisk_size */
     if (version >= 0x020e) {
         st64(bp + 0x070, rsdp);               /* acpi_rsdp_addr */
     }
@@ -755,12 +812,10 @@ static bool linux_load(MachineState *ms, const X86KernelFiles *f,
         st32(e + 16, e820[i].type);
     }
     cpu_physical_memory_write(BOOT_PARAMS, bp, sizeof(bp));
-    if (ms->kernel_cmdline && strlen(ms->kernel_cmdline) > cmdline_size) {
-        error_setg(errp, "kernel command line too long (%zu bytes, the "
-                   "kernel takes %u)", strlen(ms->kernel_cmdline),
-                   cmdline_size);
-        return false;
-    }
+    /*
+     * Even one longer than the header's cmdline_size, as QEMU: the kernel
+     * takes what it can
+     */
     write_cmdline(ms);
     boot->kind = X86_BOOT_LINUX64;
     boot->entry = KERNEL_LOAD + 0x200;          /* startup_64 */

@@ -119,15 +119,38 @@ static uint8_t *read_kernel_file(MachineState *ms, size_t *len, Error **errp)
     return data;
 }
 
+/*
+ * The -initrd file, mapped as QEMU maps it: a large one costs no memory
+ * and what cannot be mapped gets GLib's words, as in QEMU (which each
+ * format puts in its own message).  GLib would wait in open() for a
+ * FIFO's writer; that gets the words GLib has for what it cannot map.
+ */
+static GMappedFile *map_initrd(const char *path, char **why)
+{
+    GError *gerr = NULL;
+    GMappedFile *m;
+    struct stat st;
+
+    if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+        *why = g_strdup_printf("Failed to map %s' %s': mmap() failed: %s",
+                               path, path, strerror(ENODEV));
+        return NULL;
+    }
+    m = g_mapped_file_new(path, FALSE, &gerr);
+    if (!m) {
+        *why = g_strdup(gerr->message);
+        g_error_free(gerr);
+    }
+    return m;
+}
+
 bool x86_load_kernel(MachineState *ms, uint64_t rsdp, X86BootState *boot,
                      Error **errp)
 {
     X86KernelFiles f = { 0 };
-    GBytes *initrd = NULL;
-    GError *gerr = NULL;
+    GMappedFile *initrd = NULL;
+    char *why = NULL;
     uint8_t *kernel;
-    gchar *data;
-    gsize len;
     bool ok;
 
     memset(boot, 0, sizeof(*boot));
@@ -140,21 +163,20 @@ bool x86_load_kernel(MachineState *ms, uint64_t rsdp, X86BootState *boot,
     }
     f.kernel = kernel;
     if (ms->initrd_filename) {
-        if (g_file_get_contents(ms->initrd_filename, &data, &len, &gerr)) {
-            initrd = g_bytes_new_take(data, len);
-            f.initrd = g_bytes_get_data(initrd, &len);
-            f.initrd_size = len;
-        } else {
-            f.initrd_error = gerr->message;
+        initrd = map_initrd(ms->initrd_filename, &why);
+        if (initrd) {
+            /* An empty file maps to NULL: still an initrd, of no bytes */
+            f.initrd = (const uint8_t *)g_mapped_file_get_contents(initrd);
+            f.initrd = f.initrd ? f.initrd : (const uint8_t *)"";
+            f.initrd_size = g_mapped_file_get_length(initrd);
         }
+        f.initrd_error = why;
     }
     ok = x86_load_kernel_from_buffer(ms, &f, rsdp, boot, errp);
-    if (gerr) {
-        g_error_free(gerr);
-    }
     if (initrd) {
-        g_bytes_unref(initrd);
+        g_mapped_file_unref(initrd);
     }
+    g_free(why);
     g_free(kernel);
     return ok;
 }

@@ -309,6 +309,48 @@ KERNEL_CASES = [
     ("multiboot-header-at-8140", ki.multiboot_at(8140), [], None),
     ("multiboot-header-at-8144", ki.multiboot_at(8144), [],
      P + "invalid kernel header"),
+    # -initrd, looked at before the kernel's header, as QEMU does
+    ("bzimage-initrd-missing", ki.bzimage(size=0x300),
+     ["-initrd", "/nonexistent/initrd"], P + "error reading initrd "
+     "/nonexistent/initrd: Failed to open file \u201c/nonexistent/initrd"
+     "\u201d: open() failed: No such file or directory"),
+    ("bzimage-initrd-dev-zero", ki.bzimage(), ["-initrd", "/dev/zero"],
+     P + "error reading initrd /dev/zero: Failed to map /dev/zero' "
+     "/dev/zero': mmap() failed: Invalid argument"),
+    ("bzimage-initrd-fifo", ki.bzimage(), ["-initrd", "{dir}/initrd-fifo"],
+     "initrd-fifo': mmap() failed: No such device"),
+    ("bzimage-initrd-too-large", ki.bzimage(),
+     ["-m", "64", "-initrd", "{dir}/initrd-65m"],
+     P + "initrd is too large, cannot support.(max: 66945023, "
+     "need 68157440)"),
+    ("bzimage-initrd-too-large-i440fx-2.0", ki.bzimage(),
+     ["-machine", "pc-i440fx-2.0", "-m", "64", "-initrd",
+      "{dir}/initrd-65m"],
+     P + "initrd is too large, cannot support.(max: 67043327, "
+     "need 68157440)"),
+    ("bzimage-initrd-above-addr-max", ki.bzimage(initrd_addr_max=0x100),
+     ["-initrd", "{dir}/initrd-4k"],
+     P + "initrd is too large, cannot support.(max: 256, need 4096)"),
+    ("bzimage-initrd-above-4g", ki.bzimage(initrd_addr_max=0x100,
+                                           xloadflags=3),
+     ["-initrd", "{dir}/initrd-4k"], None),
+    ("bzimage-initrd-protocol-1", ki.bzimage(version=0x1ff),
+     ["-initrd", "{dir}/initrd-4k"],
+     P + "linux kernel too old to load a ram disk"),
+    ("unknown-format-initrd", bytes(0x3000), ["-initrd", "{dir}/initrd-4k"],
+     P + "linux kernel too old to load a ram disk"),
+    ("bzimage-cmdline-over-cmdline-size", ki.bzimage(cmdline_size=4),
+     ["-append", "hello world"], None),
+    ("pvh-initrd-too-large", ki.pvh_elf(),
+     ["-m", "64", "-initrd", "{dir}/initrd-65m"],
+     P + "initrd is too large, cannot support.(max: 66945023, "
+     "need 68157440)"),
+    ("pvh-initrd", ki.pvh_elf(), ["-initrd", "{dir}/initrd-4k"], None),
+    ("multiboot-initrd-missing", ki.multiboot_aout(),
+     ["-initrd", "/nonexistent/initrd"],
+     P + "Failed to open file '/nonexistent/initrd'"),
+    ("multiboot-initrd", ki.multiboot_aout(), ["-initrd", "{dir}/initrd-4k"],
+     None),
     ("multiboot-elf64", ki.multiboot_elf(is64=True), [],
      P + "Cannot load x86-64 image, give a 32bit one."),
     ("multiboot-elf-truncated", ki.multiboot_elf()[:0x90], [], ELF_ERR),
@@ -422,6 +464,12 @@ def check_cli(n):
 def check_kernel(n):
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
+        os.mkfifo(os.path.join(tmp, "initrd-fifo"))
+        sparse(65 << 20)(tmp)
+        os.rename(os.path.join(tmp, "sparse"),
+                  os.path.join(tmp, "initrd-65m"))
+        with open(os.path.join(tmp, "initrd-4k"), "wb") as f:
+            f.write(bytes(4096))
         for name, image, extra, want in KERNEL_CASES:
             n += 1
             path = image.replace("{dir}", tmp) if isinstance(image, str) \

@@ -53,7 +53,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         error_report_err(err);
         abort();
     }
-    ms = g_new0(MachineState, 1);
+    /* The machine type only matters for its class's compat fields */
+    ms = MACHINE(object_new_with_class(
+                     OBJECT_CLASS_CAST(machine_find_class("pc-q35-7.2"))));
     ms->ram_size = FUZZ_RAM;
     ms->kernel_filename = g_strdup("fuzz-kernel");
     /*

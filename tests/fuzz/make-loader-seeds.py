@@ -75,6 +75,16 @@ SEEDS = {
     "multiboot-elf64": seed(multiboot_elf(is64=True)),
     "multiboot-aout-beyond-ram": seed(multiboot_aout(load_addr=0x7ffff000)),
     # Reproducers of fixed bugs
+    "bzimage-initrd-above-addr-max": seed(bzimage(initrd_addr_max=0x100),
+                                          INITRD, 4096),
+    "bzimage-initrd-above-4g": seed(bzimage(initrd_addr_max=0x100,
+                                            xloadflags=3), INITRD, 4096),
+    "bzimage-initrd-protocol-1": seed(bzimage(version=0x1ff), INITRD, 4096),
+    "pvh-initrd-too-large": seed(pvh_elf(), INITRD, 40 << 20),
+    "pvh-initrd-unreadable": seed(pvh_elf(), INITRD_UNREADABLE),
+    "multiboot-initrd-unreadable": seed(multiboot_aout(), INITRD_UNREADABLE),
+    "multiboot-initrd-over-kernel": seed(multiboot_aout(
+        load_addr=0x1000000, bss_end_addr=0x2000000), INITRD, 1 << 20),
     # (a) "HdrS" in a file shorter than the setup header: read past its end
     "bug-bzimage-0x208": seed(bzimage(size=0x208)),
     "bug-bzimage-0x236": seed(bzimage(size=0x236)),
