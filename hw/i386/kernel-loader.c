@@ -154,7 +154,7 @@ static bool initrd_addr_linux(MachineState *ms, const X86KernelFiles *f,
                    f->initrd_error);
         return false;
     }
-    if (initrd_max >= below - acpi || below <= acpi) {
+    if (below <= acpi || initrd_max >= below - acpi) {
         initrd_max = below > acpi ? below - acpi - 1 : 0;
     }
     if (f->initrd_size >= initrd_max) {
@@ -624,7 +624,7 @@ static bool multiboot_load(MachineState *ms, const X86KernelFiles *f,
     }
     put32(BOOT_INFO + 0, mbi_flags);
     put32(BOOT_INFO + 4, 640);
-    put32(BOOT_INFO + 8, (below_4g_ram(ms) - 0x100000) / 1024);
+    put32(BOOT_INFO + 8, (MAX(below_4g_ram(ms), 0x100000) - 0x100000) / 1024);
     put32(BOOT_INFO + 16, write_cmdline(ms));
     put32(BOOT_INFO + 44, n * 24);
     put32(BOOT_INFO + 48, BOOT_MMAP);
@@ -709,7 +709,7 @@ static bool pvh_load(MachineState *ms, const X86KernelFiles *f,
                    "ELF Note");
     } else if (ms->initrd_filename &&
                !initrd_addr_linux(ms, f, UINT32_MAX, &initrd, errp)) {
-        /* QEMU reads the initrd before it looks at the segments again */
+        /* (errp is set) QEMU reads the initrd before it sees overlaps */
     } else if (elf_find_overlap(&info, &a, &b)) {
         elf_overlap_error(ms->kernel_filename, a, b, errp);
     } else {
@@ -764,7 +764,7 @@ static bool linux_load(MachineState *ms, const X86KernelFiles *f,
             return false;
         }
     }
-    /* Also what a file shorter than the setup sectors it claims gets */
+    /* A file shorter than the setup sectors it claims: any small file */
     setup_len = ((header[0x1f1] ? header[0x1f1] : 4) + 1) * 512;
     if (setup_len > len) {
         error_setg(errp, "invalid kernel header");
@@ -799,7 +799,8 @@ static bool linux_load(MachineState *ms, const X86KernelFiles *f,
     st32(bp + 0x214, KERNEL_LOAD);            /* code32_start */
     st32(bp + 0x228, BOOT_CMDLINE);           /* cmd_line_ptr */
     st32(bp + 0x218, initrd);                 /* ramdisk_image */
-    st32(bp + 0x21c, initrd ? f->initrd_size : 0); /* ramdisk_size */
+    st32(bp + 0x21c, ms->initrd_filename ? f->initrd_size : 0);
+                                              /* ramdisk_size */
     if (version >= 0x020e) {
         st64(bp + 0x070, rsdp);               /* acpi_rsdp_addr */
     }

@@ -154,8 +154,9 @@ CLI_CASES = [
 # -kernel files: (name, file contents, a path or a function making one in
 # a dir, extra args, expected stderr substring or None for a file that
 # must load, as it does in QEMU 7.2), each file written to a temp dir at
-# test time; "{dir}" in a path or the extra args is that dir.  Texts are QEMU 7.2's (it prints some of them with
-# "qemu: " for a prefix).
+# test time; "{dir}" in a path or the extra args is that dir, which also
+# holds initrd-4k, initrd-65m and the FIFO initrd-fifo.  Texts are QEMU
+# 7.2's (it prints some of them with "qemu: " for a prefix).
 PVH_NOTE = ki.pvh_note(0x100000, True)
 LOAD = (ki.PT_LOAD, 0x200, 0x100000, 3, 0x1000)
 NOTE = (ki.PT_NOTE, 0x180, 0, len(PVH_NOTE), len(PVH_NOTE))
