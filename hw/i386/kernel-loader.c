@@ -446,7 +446,10 @@ static bool elf_load_segments(const uint8_t *d, const ElfInfo *info,
     for (i = 0; i < info->nloads; i++) {
         const ElfLoad *l = &info->loads[i];
 
-        cpu_physical_memory_write(l->paddr, d + l->offset, l->filesz);
+        /* A segment without file bytes may have any offset: no d + it */
+        if (l->filesz) {
+            cpu_physical_memory_write(l->paddr, d + l->offset, l->filesz);
+        }
     }
     return true;
 }

@@ -249,6 +249,9 @@ KERNEL_CASES = [
     ("elf64-no-pt-load", ki.pvh_elf(segments=[NOTE]), [], None),
     ("elf64-bss-offset-past-file", ki.pvh_elf(segments=[
         (ki.PT_LOAD, 0x100000, 0x100000, 0, 0x1000), NOTE]), [], None),
+    ("elf64-bss-offset-wrap", ki.pvh_elf(segments=[
+        LOAD, (ki.PT_LOAD, (1 << 64) - 0x100, 0x200000, 0, 0x1000), NOTE]),
+     [], None),
     # QEMU divides by a note segment's zero alignment (SIGFPE)
     ("elf64-note-align-0", ki.pvh_elf(segments=[
         LOAD, NOTE[:5] + (0,)]), [], None),

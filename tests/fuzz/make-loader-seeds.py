@@ -7,7 +7,8 @@ Each seed is the target's input: an options byte, a 32-bit initrd size,
 then a kernel file built by python/kernel_images.py -- valid kernels of
 each format, near misses, and the reproducer of every loader bug fixed so
 far (named after what it broke), so that `make check` replays them all.
-Rerunning the script rewrites the same files.
+Rerunning the script rewrites the same files; the fuzz-* files are inputs
+scripts/fuzz.sh found, kept as it wrote them.
 """
 
 import os
@@ -125,6 +126,12 @@ SEEDS = {
                                              size=0x200)),
     "multiboot-load-past-file": seed(multiboot_aout(load_end_addr=0x100200)),
     "multiboot-header-at-8140": seed(multiboot_at(8140)),
+    # Found by the fuzzer: a bss-only segment's offset near 2^64 made a
+    # pointer past the file wrap (UBSan), though no byte was read there
+    "bug-elf64-bss-offset-wrap": seed(pvh_elf(segments=[
+        (PT_LOAD, 0x200, 0x100000, 3, 0x1000),
+        (PT_LOAD, (1 << 64) - 0x100, 0x200000, 0, 0x1000),
+        (PT_NOTE, 0x180, 0, 20, 20)])),
     # What crashes QEMU 7.2 itself
     "elf64-load-offset-wrap": seed(pvh_elf(segments=[
         (PT_LOAD, (1 << 64) - 2, 0x100000, 3, 0x1000),

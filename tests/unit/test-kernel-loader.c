@@ -203,6 +203,21 @@ static void test_pvh_entry_and_bss(void)
     object_unref(OBJECT(ms));
 }
 
+/* A bss-only segment's offset is never looked at, whatever it is */
+static void test_pvh_bss_offset_ignored(void)
+{
+    MachineState *ms = machine();
+    uint8_t kernel[0x220];
+    X86BootState b;
+    size_t len = make_pvh64(kernel, MB + 0x4000, 0);
+
+    st64(kernel + 64 + 56 + 8, UINT64_MAX - 0xff);
+    g_assert_true(load(ms, kernel, len, NULL, 0, &b));
+    g_assert_cmphex(ram[MB + 0x4000], ==, 0);
+    g_assert_cmphex(ram[MB + 0x400f], ==, 0);
+    object_unref(OBJECT(ms));
+}
+
 int main(int argc, char **argv)
 {
     Error *err = NULL;
@@ -218,5 +233,7 @@ int main(int argc, char **argv)
                     test_multiboot_mem_upper);
     g_test_add_func("/x86/kernel-loader/pvh/entry-and-bss",
                     test_pvh_entry_and_bss);
+    g_test_add_func("/x86/kernel-loader/pvh/bss-offset-ignored",
+                    test_pvh_bss_offset_ignored);
     return g_test_run();
 }
