@@ -39,6 +39,15 @@ static void pc_i440fx_2_1_options(MachineClass *mc)
     mc->legacy_kvm_svm_default = true;
 }
 
+/*
+ * Up to 2.0, QEMU kept 64 KiB for ACPI data at the top of low RAM (not
+ * 160 KiB): the -initrd limit of Linux and PVH kernels
+ */
+static void pc_i440fx_2_0_options(MachineClass *mc)
+{
+    mc->small_acpi_data = true;
+}
+
 /* Before 2.0, KVM did not turn x2apic on for named models */
 static void pc_i440fx_1_7_options(MachineClass *mc)
 {
@@ -75,7 +84,7 @@ static const PCMachineVersion pc_i440fx_versions[] = {
     { "2.3", "2.3", pc_i440fx_2_3_options },
     { "2.2", "2.2", NULL },
     { "2.1", "2.1", pc_i440fx_2_1_options },
-    { "2.0", "2.0", NULL },
+    { "2.0", "2.0", pc_i440fx_2_0_options },
     { "1.7", "1.7", pc_i440fx_1_7_options },
     { "1.6", "1.6", NULL },
     { "1.5", "1.5", NULL },

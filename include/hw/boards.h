@@ -43,6 +43,7 @@ typedef struct MachineClass {
     bool legacy_kvm_x2apic_default; /* i440fx up to 1.7 */
     bool no_gigabyte_align;         /* i440fx up to 1.7: low RAM to 3.5G */
     bool no_smm_with_kvm;           /* i440fx up to 2.3: smm=off under KVM */
+    bool small_acpi_data;           /* i440fx up to 2.0: 64 KiB, not 160 */
 
     /* RAM mapped below 4 GiB (the rest goes above); NULL: up to 2 GiB */
     uint64_t (*ram_below_4g)(MachineState *ms);

@@ -10,12 +10,15 @@ Texts are QEMU 7.2's where QEMU has one.
 import os
 import signal
 import socket
+import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
 from qmp_machine import Machine, kvm_usable, run  # noqa: E402
+import kernel_images as ki  # noqa: E402
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 P = "qemu-system-x86_64: "
@@ -148,6 +151,221 @@ CLI_CASES = [
      "Host doesn't support requested features"),
 ]
 
+# -kernel files: (name, file contents, a path or a function making one in
+# a dir, extra args, expected stderr substring or None for a file that
+# must load, as it does in QEMU 7.2), each file written to a temp dir at
+# test time; "{dir}" in a path or the extra args is that dir, which also
+# holds initrd-4k, initrd-65m and the FIFO initrd-fifo.  Texts are QEMU
+# 7.2's (it prints some of them with "qemu: " for a prefix).
+PVH_NOTE = ki.pvh_note(0x100000, True)
+LOAD = (ki.PT_LOAD, 0x200, 0x100000, 3, 0x1000)
+NOTE = (ki.PT_NOTE, 0x180, 0, len(PVH_NOTE), len(PVH_NOTE))
+ELF_ERR = P + "Error while loading elf kernel"
+MB = 0x100000
+def fifo(tmp):
+    path = os.path.join(tmp, "fifo")
+    os.mkfifo(path)
+    return path
+
+
+def sparse(size):
+    def make(tmp):
+        path = os.path.join(tmp, "sparse")
+        with open(path, "wb") as f:
+            f.truncate(size)
+        return path
+    return make
+
+
+KERNEL_CASES = [
+    # Files that are no kernel: QEMU's words, except that QEMU reads a FIFO
+    # forever and what is larger than guest RAM whole
+    ("nonexistent", "/nonexistent/bzImage", [], P + "could not open kernel "
+     "file '/nonexistent/bzImage': No such file or directory"),
+    ("directory", "{dir}", [], "': Is a directory"),
+    ("dev-zero", "/dev/zero", [],
+     P + "could not load kernel '/dev/zero': No such file or directory"),
+    ("dev-null", "/dev/null", [],
+     P + "could not load kernel '/dev/null': No such file or directory"),
+    ("empty", b"", [], "empty': No such file or directory"),
+    ("fifo", fifo, [], "fifo': No such file or directory"),
+    ("larger-than-ram", sparse(65 << 20), ["-m", "64"],
+     "sparse': File too large"),
+    # Shorter than the setup sectors the header claims, or than 8 KiB of
+    # header: QEMU reads the header first, then refuses
+    ("bzimage-0x207", ki.bzimage(size=0x207), [], P + "invalid kernel header"),
+    ("bzimage-0x208", ki.bzimage(size=0x208), [], P + "invalid kernel header"),
+    ("bzimage-0x236", ki.bzimage(size=0x236), [], P + "invalid kernel header"),
+    ("bzimage-setup-sects-255", ki.bzimage(setup_sects=255, size=0x1000), [],
+     P + "invalid kernel header"),
+    ("bzimage-setup-sects-1", ki.bzimage(setup_sects=1, size=1023), [],
+     P + "invalid kernel header"),
+    # Neither bzImage nor multiboot nor ELF: QEMU takes it for a zImage
+    ("three-bytes", b"hi\n", [], P + "invalid kernel header"),
+    ("bzimage-no-payload", ki.bzimage(setup_sects=1, size=1024), [], None),
+    # ELF: offsets and sizes that wrap or point past the file
+    ("elf64-phoff-wrap", ki.pvh_elf(phoff=(1 << 64) - 16), [], ELF_ERR),
+    ("elf32-phoff-wrap", ki.pvh_elf(is64=False, phoff=0xfffffff0), [],
+     ELF_ERR),
+    ("elf64-phoff-past-file", ki.pvh_elf(phoff=0x100000), [], ELF_ERR),
+    ("elf64-phnum-past-file", ki.pvh_elf(phnum=0xffff), [], ELF_ERR),
+    ("elf64-phnum-0", ki.pvh_elf(phnum=0), [], ELF_ERR),
+    # QEMU 7.2 overflows its bounds checks on the next three (SIGSEGV); the
+    # texts are those of the checks it means to make
+    ("elf64-load-offset-wrap", ki.pvh_elf(segments=[
+        (ki.PT_LOAD, (1 << 64) - 2, 0x100000, 3, 0x1000), NOTE]), [],
+     ELF_ERR),
+    ("elf64-load-filesz-past-file", ki.pvh_elf(segments=[
+        (ki.PT_LOAD, 0x200, 0x100000, 0x1000, 0x1000), NOTE]), [], ELF_ERR),
+    # QEMU adds the segments' sizes up in an int
+    ("elf64-memsz-2g", ki.pvh_elf(segments=[
+        (ki.PT_LOAD, 0x200, 0x100000, 3, 0x40000000),
+        (ki.PT_LOAD, 0x200, 0x50000000, 3, 0x40000000), NOTE]), [],
+     ELF_ERR),
+    ("elf64-filesz-over-memsz", ki.pvh_elf(segments=[
+        (ki.PT_LOAD, 0x200, 0x100000, 0x10, 0x8), NOTE]), [], ELF_ERR),
+    ("elf64-note-offset-wrap", ki.pvh_elf(segments=[
+        LOAD, (ki.PT_NOTE, (1 << 64) - 8, 0, 0x20, 0x20)]), [], ELF_ERR),
+    ("elf64-note-namesz-wrap", ki.pvh_elf(blobs={
+        0x180: ki.elf_note_raw(0xfffffffe, 8, 18, b"Xen\0"),
+        0x200: ki.HALT}), [], "without PVH ELF Note"),
+    ("elf64-note-past-file", ki.pvh_elf(segments=[
+        LOAD, (ki.PT_NOTE, 0x180, 0, 0x10000, 0x10000)]), [], ELF_ERR),
+    ("elf-truncated-header", ki.pvh_elf()[:40], [], ELF_ERR),
+    ("elf-big-endian", b"\x7fELF\x02\x02\x01" + ki.pvh_elf()[7:], [],
+     ELF_ERR),
+    ("elf-machine-arm", ki.pvh_elf(machine=40), [], ELF_ERR),
+    ("elf-flags", ki.pvh_elf(flags=0x10004), [],
+     P + "elfboot unsupported flags = 10004"),
+    ("elf-no-pvh-note", ki.pvh_elf(segments=[LOAD]), [],
+     P + "Error loading uncompressed kernel without PVH ELF Note"),
+    # QEMU reads program headers at the struct's size, whatever
+    # e_phentsize says, and at any offset
+    ("elf64-phentsize-57", ki.pvh_elf(phentsize=57), [],
+     "without PVH ELF Note"),
+    ("elf64-phentsize-8", ki.pvh_elf(phentsize=8), [], None),
+    ("elf32-phentsize-0", ki.pvh_elf(is64=False, phentsize=0), [], None),
+    ("elf64-phoff-odd", ki.pvh_elf(phoff=0x41), [], None),
+    ("elf64-no-pt-load", ki.pvh_elf(segments=[NOTE]), [], None),
+    ("elf64-bss-offset-past-file", ki.pvh_elf(segments=[
+        (ki.PT_LOAD, 0x100000, 0x100000, 0, 0x1000), NOTE]), [], None),
+    ("elf64-bss-offset-wrap", ki.pvh_elf(segments=[
+        LOAD, (ki.PT_LOAD, (1 << 64) - 0x100, 0x200000, 0, 0x1000), NOTE]),
+     [], None),
+    # QEMU divides by a note segment's zero alignment (SIGFPE)
+    ("elf64-note-align-0", ki.pvh_elf(segments=[
+        LOAD, NOTE[:5] + (0,)]), [], None),
+    # File bytes of two segments overlap (QEMU's ROM blobs); bss does not
+    # count, and neither do segments that only touch
+    ("elf64-overlapping-segments", ki.pvh_elf(segments=[
+        (ki.PT_LOAD, 0x200, 0x100000, 0x11, 0x11),
+        (ki.PT_LOAD, 0x200, 0x100010, 3, 3), NOTE], size=0x300), [],
+     P + "Some ROM regions are overlapping"),
+    ("elf64-overlapping-segments-named", ki.pvh_elf(segments=[
+        (ki.PT_LOAD, 0x200, 0x100800, 3, 0x1000),
+        (ki.PT_LOAD, 0x200, 0x100000, 0x900, 0x1000), NOTE],
+        size=0xb00), [],
+     "elf64-overlapping-segments-named ELF program header segment 1 "
+     "(addresses 0x0000000000100000 - 0x0000000000100900)\n  "),
+    ("elf64-segments-touch", ki.pvh_elf(segments=[
+        (ki.PT_LOAD, 0x200, 0x100000, 0x10, 0x10),
+        (ki.PT_LOAD, 0x200, 0x100010, 3, 3), NOTE], size=0x300), [], None),
+    ("elf64-data-over-bss", ki.pvh_elf(segments=[
+        (ki.PT_LOAD, 0x200, 0x100000, 3, 0x1000),
+        (ki.PT_LOAD, 0x200, 0x100000, 0, 0x1000), NOTE]), [], None),
+    # Multiboot copies the image out of the blobs first: that fails when a
+    # segment ends inside an earlier one
+    ("multiboot-elf-overlapping-segments", ki.multiboot_elf(segments=[
+        (ki.PT_LOAD, 0, 0x100000, 0x100, 0x100),
+        (ki.PT_LOAD, 0, 0x1000f0, 0x10, 0x10)]), [],
+     P + "Some ROM regions are overlapping"),
+    ("multiboot-elf-segment-inside-another", ki.multiboot_elf(segments=[
+        (ki.PT_LOAD, 0, 0x100000, 0x100, 0x2000),
+        (ki.PT_LOAD, 0, 0x100080, 0x10, 0x10)]), [],
+     P + "Error while fetching elf kernel from rom"),
+    ("multiboot-elf-data-in-bss", ki.multiboot_elf(segments=[
+        (ki.PT_LOAD, 0, 0x100000, 0x100, 0x2000),
+        (ki.PT_LOAD, 0, 0x100800, 0x10, 0x10)]), [], None),
+    # Multiboot's a.out kludge: the addresses QEMU checks, in its order
+    ("multiboot-bss-below-load-end", ki.multiboot_aout(
+        load_end_addr=MB + 0x80, bss_end_addr=MB + 0x7f), [],
+     P + "invalid bss_end_addr address"),
+    ("multiboot-bss-below-file-end", ki.multiboot_aout(
+        bss_end_addr=MB + 0xff, size=0x100), [],
+     P + "invalid bss_end_addr address"),
+    ("multiboot-bss-at-load-end", ki.multiboot_aout(
+        load_end_addr=MB + 0x80, bss_end_addr=MB + 0x80), [], None),
+    ("multiboot-load-addr-above-header", ki.multiboot_aout(
+        header_addr=MB - 4, load_addr=MB, load_end_addr=MB - 1), [],
+     P + "invalid load_addr address"),
+    ("multiboot-header-addr-before-file", ki.multiboot_aout(
+        header_off=0x10, header_addr=MB + 0x20, load_addr=MB), [],
+     P + "invalid header_addr address"),
+    ("multiboot-load-end-below-load", ki.multiboot_aout(
+        load_end_addr=MB - 1), [], P + "invalid load_end_addr address"),
+    ("multiboot-load-past-file", ki.multiboot_aout(
+        load_end_addr=MB + 0x200, bss_end_addr=MB + 0x200), [],
+     P + "fread() failed"),
+    ("multiboot-past-4g", ki.multiboot_aout(
+        load_addr=0xfffff000, size=0x2000, bss_end_addr=1), [],
+     P + "kernel does not fit in address space"),
+    # QEMU looks for the header in the first 8 KiB less 48 bytes
+    ("multiboot-header-at-8140", ki.multiboot_at(8140), [], None),
+    ("multiboot-header-at-8144", ki.multiboot_at(8144), [],
+     P + "invalid kernel header"),
+    # -initrd, looked at before the kernel's header, as QEMU does
+    ("bzimage-initrd-missing", ki.bzimage(size=0x300),
+     ["-initrd", "/nonexistent/initrd"], P + "error reading initrd "
+     "/nonexistent/initrd: Failed to open file \u201c/nonexistent/initrd"
+     "\u201d: open() failed: No such file or directory"),
+    ("bzimage-initrd-dev-zero", ki.bzimage(), ["-initrd", "/dev/zero"],
+     P + "error reading initrd /dev/zero: Failed to map /dev/zero' "
+     "/dev/zero': mmap() failed: Invalid argument"),
+    ("bzimage-initrd-fifo", ki.bzimage(), ["-initrd", "{dir}/initrd-fifo"],
+     "initrd-fifo': mmap() failed: No such device"),
+    ("bzimage-initrd-too-large", ki.bzimage(),
+     ["-m", "64", "-initrd", "{dir}/initrd-65m"],
+     P + "initrd is too large, cannot support.(max: 66945023, "
+     "need 68157440)"),
+    ("bzimage-initrd-too-large-i440fx-2.0", ki.bzimage(),
+     ["-machine", "pc-i440fx-2.0", "-m", "64", "-initrd",
+      "{dir}/initrd-65m"],
+     P + "initrd is too large, cannot support.(max: 67043327, "
+     "need 68157440)"),
+    ("bzimage-initrd-above-addr-max", ki.bzimage(initrd_addr_max=0x100),
+     ["-initrd", "{dir}/initrd-4k"],
+     P + "initrd is too large, cannot support.(max: 256, need 4096)"),
+    ("bzimage-initrd-above-4g", ki.bzimage(initrd_addr_max=0x100,
+                                           xloadflags=3),
+     ["-initrd", "{dir}/initrd-4k"], None),
+    ("bzimage-initrd-protocol-1", ki.bzimage(version=0x1ff),
+     ["-initrd", "{dir}/initrd-4k"],
+     P + "linux kernel too old to load a ram disk"),
+    ("unknown-format-initrd", bytes(0x3000), ["-initrd", "{dir}/initrd-4k"],
+     P + "linux kernel too old to load a ram disk"),
+    ("bzimage-cmdline-over-cmdline-size", ki.bzimage(cmdline_size=4),
+     ["-append", "hello world"], None),
+    ("pvh-initrd-too-large", ki.pvh_elf(),
+     ["-m", "64", "-initrd", "{dir}/initrd-65m"],
+     P + "initrd is too large, cannot support.(max: 66945023, "
+     "need 68157440)"),
+    ("pvh-initrd", ki.pvh_elf(), ["-initrd", "{dir}/initrd-4k"], None),
+    ("multiboot-initrd-missing", ki.multiboot_aout(),
+     ["-initrd", "/nonexistent/initrd"],
+     P + "Failed to open file '/nonexistent/initrd'"),
+    ("multiboot-initrd", ki.multiboot_aout(), ["-initrd", "{dir}/initrd-4k"],
+     None),
+    ("multiboot-elf64", ki.multiboot_elf(is64=True), [],
+     P + "Cannot load x86-64 image, give a 32bit one."),
+    ("multiboot-elf-truncated", ki.multiboot_elf()[:0x90], [], ELF_ERR),
+    ("multiboot-elf-no-pt-load", ki.multiboot_elf(segments=[
+        (ki.PT_NOTE, 0, 0, 0x10, 0x10)]), [],
+     P + "Error while fetching elf kernel from rom"),
+]
+
+# Sent on -qmp stdio to a machine whose kernel must load: exit status 0
+QUIT = b'{"execute":"qmp_capabilities"}\n{"execute":"quit"}\n'
+
 # Bytes sent after negotiation, expected error class and desc substring
 QMP_CASES = [
     (b'{"execute":"nosuch"}', "CommandNotFound",
@@ -259,6 +477,46 @@ def check_cli(n):
     return n, failures
 
 
+def check_kernel(n):
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        os.mkfifo(os.path.join(tmp, "initrd-fifo"))
+        sparse(65 << 20)(tmp)
+        os.rename(os.path.join(tmp, "sparse"),
+                  os.path.join(tmp, "initrd-65m"))
+        with open(os.path.join(tmp, "initrd-4k"), "wb") as f:
+            f.write(bytes(4096))
+        for name, image, extra, want in KERNEL_CASES:
+            n += 1
+            path = image.replace("{dir}", tmp) if isinstance(image, str) \
+                else image(tmp) if callable(image) else \
+                os.path.join(tmp, name)
+            if isinstance(image, bytes):
+                with open(path, "wb") as f:
+                    f.write(image)
+            full = ["-machine", "pc-q35-8.0", "-S", "-display", "none",
+                    "-nodefaults", "-kernel", path] + \
+                [a.replace("{dir}", tmp) for a in extra]
+            try:
+                if want is None:
+                    p = subprocess.run([BINARY, "-qmp", "stdio"] + full,
+                                       input=QUIT, capture_output=True,
+                                       timeout=30)
+                    status, err = p.returncode, p.stderr.decode()
+                else:
+                    status, _, err = run(BINARY, full, timeout=30)
+            except Exception as e:  # a hang is a failure too
+                status, err = None, str(e)
+            ok = status == 0 if want is None else \
+                status == 1 and want in err
+            print(f"{'ok' if ok else 'not ok'} {n} - "
+                  f"x86/bad-input/kernel/{name}" +
+                  ("" if ok else f" # status={status} "
+                   f"stderr={err.strip()[-300:]!r}"))
+            failures += not ok
+    return n, failures
+
+
 def check_qmp(n):
     failures = 0
     with Machine(BINARY, ["-machine", "pc-q35-8.0", "-accel", "kvm", "-S",
@@ -318,9 +576,10 @@ def main():
         print("SKIP: /dev/kvm is not usable here")
         return 77
     n, f1 = check_cli(0)
-    n, f2 = check_qmp(n)
+    n, f2 = check_kernel(n)
+    n, f3 = check_qmp(n)
     print(f"1..{n}")
-    return 1 if f1 + f2 else 0
+    return 1 if f1 + f2 + f3 else 0
 
 
 if __name__ == "__main__":

@@ -51,6 +51,30 @@ typedef struct X86BootState {
 bool x86_load_kernel(MachineState *ms, uint64_t rsdp, X86BootState *boot,
                      Error **errp);
 
+/*
+ * The -kernel and -initrd files' contents, for the loaders proper.
+ * initrd is NULL without -initrd (ms->initrd_filename NULL) or when the
+ * file could not be read: initrd_error then says why, and each format
+ * words the error as QEMU 7.2 does for it.
+ */
+typedef struct X86KernelFiles {
+    const uint8_t *kernel;
+    size_t kernel_size;
+    const uint8_t *initrd;
+    size_t initrd_size;
+    const char *initrd_error;
+} X86KernelFiles;
+
+/*
+ * Loads a kernel from its bytes: what x86_load_kernel does once it has
+ * read the files.  ms->kernel_filename and ms->initrd_filename only name
+ * them in errors; ms->kernel_cmdline is passed on.  Opens no file and
+ * needs no KVM (the fuzz targets call it on guest RAM alone).
+ */
+bool x86_load_kernel_from_buffer(MachineState *ms, const X86KernelFiles *f,
+                                 uint64_t rsdp, X86BootState *boot,
+                                 Error **errp);
+
 /* Puts vCPU 0 at the kernel's entry (and the APs in wait-for-SIPI). */
 bool x86_boot_set_vcpus(MachineState *ms, const X86BootState *boot,
                         Error **errp);
