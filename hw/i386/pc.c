@@ -218,6 +218,7 @@ static const GlobalProperty pc_compat_1_4[] = {
 #define NO_COMPAT(v) { v, NULL, 0 }
 
 const PCCompat pc_compat_arrays[] = {
+    NO_COMPAT("8.0"),
     COMPAT("7.2", pc_compat_7_2),
     NO_COMPAT("7.1"),
     NO_COMPAT("7.0"),

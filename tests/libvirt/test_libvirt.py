@@ -275,7 +275,7 @@ def test_domcapabilities(emb):
     r = emb.virsh(cmds)
     got = re.findall(r"<machine>([^<]+)</machine>", r.stdout)
     bad = [n for n, g in zip(names, got)
-           if g != n and not (n in ("pc", "q35") and g.endswith("-8.0"))]
+           if g != n and not (n in ("pc", "q35") and g.endswith("-8.1"))]
     check("domcapabilities/every-machine",
           r.returncode == 0 and len(got) == len(names) and not bad,
           f"{len(names)} names, {len(got)} answers, bad {bad} {r.stderr}")

@@ -15,13 +15,13 @@ static const char *const i440fx_versions[] = {
     "1.4", "1.5", "1.6", "1.7", "2.0", "2.1", "2.2", "2.3", "2.4", "2.5",
     "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "3.0", "3.1", "4.0",
     "4.1", "4.2", "5.0", "5.1", "5.2", "6.0", "6.1", "6.2", "7.0", "7.1",
-    "7.2", "8.0",
+    "7.2", "8.0", "8.1",
 };
 
 static const char *const q35_versions[] = {
     "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "3.0",
     "3.1", "4.0", "4.0.1", "4.1", "4.2", "5.0", "5.1", "5.2", "6.0", "6.1",
-    "6.2", "7.0", "7.1", "7.2", "8.0",
+    "6.2", "7.0", "7.1", "7.2", "8.0", "8.1",
 };
 
 static const char *const models[] = {
@@ -70,11 +70,17 @@ static void test_query_machines(void)
         g_free(name);
     }
     g_assert_nonnull(find_named(list, "none"));
-    m = find_named(list, "pc-i440fx-8.0");
+    m = find_named(list, "pc-i440fx-8.1");
     g_assert_true(member_true(m, "is-default"));
     g_assert_cmpstr(json_object_get_string_member(m, "alias"), ==, "pc");
-    m = find_named(list, "pc-q35-8.0");
+    m = find_named(list, "pc-q35-8.1");
     g_assert_cmpstr(json_object_get_string_member(m, "alias"), ==, "q35");
+    /* The previous newest lost its alias, as in QEMU */
+    m = find_named(list, "pc-i440fx-8.0");
+    g_assert_false(json_object_has_member(m, "alias"));
+    g_assert_false(member_true(m, "is-default"));
+    g_assert_false(json_object_has_member(find_named(list, "pc-q35-8.0"),
+                                          "alias"));
     g_assert_true(member_true(find_named(list, "pc-i440fx-1.4"),
                               "deprecated"));
     g_assert_false(member_true(find_named(list, "pc-i440fx-2.0"),
@@ -132,7 +138,7 @@ static void test_none_machine(void)
     n = qtest_qmp_return(s, "{\"execute\": \"query-version\"}");
     o = json_object_get_object_member(json_node_get_object(n), "qemu");
     g_assert_cmpint(json_object_get_int_member(o, "major"), ==, 8);
-    g_assert_cmpint(json_object_get_int_member(o, "minor"), ==, 0);
+    g_assert_cmpint(json_object_get_int_member(o, "minor"), ==, 1);
     g_assert_cmpint(json_object_get_int_member(o, "micro"), ==, 0);
     g_assert_true(json_object_has_member(json_node_get_object(n), "package"));
     ver = json_object_get_object_member(qtest_qmp_greeting(s), "version");
