@@ -267,38 +267,63 @@ static void test_qtest_accel_features(void)
     qtest_state_free(s);
 }
 
-/* The auto-enable knobs: on for 8.0, pc_compat_7_2 turns two off */
+/*
+ * The auto-enable knobs: all on for 8.1; pc_compat_8_0 turns 8.1's four
+ * off, pc_compat_7_2 also 8.0's two
+ */
+static const char *const auto_enable_knobs[] = {
+    "x-kvm-auto-enable-pv-eoi",
+    "x-kvm-auto-enable-pv-unhalt",
+    "x-hv-auto-enable-ipi",
+    "x-kvm-auto-enable-pv-tlb-flush",
+    "x-kvm-auto-enable-pv-ipi",
+    "x-kvm-auto-enable-pv-sched-yield",
+    "x-hv-auto-enable-tlbflush",
+};
+
 typedef struct AutoEnableCase {
     const char *args;
-    bool pv_unhalt, pv_eoi, hv_ipi;
+    const char *knobs;  /* one char per auto_enable_knobs[]: 1 on, 0 off */
 } AutoEnableCase;
 
 static const AutoEnableCase auto_enable_cases[] = {
-    { "-machine pc-q35-8.0", true, true, true },
-    { "-machine pc-i440fx-8.0 -cpu Haswell", true, true, true },
-    { "-machine pc-q35-7.2", false, true, false },
-    { "-machine pc-i440fx-2.0 -cpu Haswell", false, true, false },
+    { "-machine pc-q35-8.1", "1111111" },
+    { "-machine pc-i440fx-8.1 -cpu Haswell", "1111111" },
+    { "-machine q35", "1111111" },
+    { "-machine pc -cpu EPYC", "1111111" },
+    { "-machine pc-q35-8.0", "1110000" },
+    { "-machine pc-i440fx-8.0 -cpu Haswell", "1110000" },
+    { "-machine pc-q35-7.2", "1000000" },
+    { "-machine pc-i440fx-2.0 -cpu Haswell", "1000000" },
     { "-machine q35 -global x86_64-cpu.x-kvm-auto-enable-pv-unhalt=off",
-      false, true, true },
+      "1011111" },
+    { "-machine pc-q35-8.1 -global x86_64-cpu.x-kvm-auto-enable-pv-ipi=off",
+      "1111011" },
     { "-machine pc-q35-7.2 -cpu Haswell,x-kvm-auto-enable-pv-unhalt=on,"
       "x-hv-auto-enable-ipi=on,x-kvm-auto-enable-pv-eoi=off",
-      true, false, true },
+      "0110000" },
+    { "-machine pc-q35-8.0 -cpu qemu64,x-kvm-auto-enable-pv-tlb-flush=on,"
+      "x-hv-auto-enable-tlbflush=on", "1111001" },
 };
 
 static void test_auto_enable_props(const void *opaque)
 {
     const AutoEnableCase *c = opaque;
     QTestState *s = qtest_init(c->args);
+    size_t i;
 
-    g_assert_cmpint(qtest_qom_get_bool(s, CPU0,
-                                       "x-kvm-auto-enable-pv-unhalt"),
-                    ==, c->pv_unhalt);
-    g_assert_cmpint(qtest_qom_get_bool(s, CPU0, "x-kvm-auto-enable-pv-eoi"),
-                    ==, c->pv_eoi);
-    g_assert_cmpint(qtest_qom_get_bool(s, CPU0, "x-hv-auto-enable-ipi"),
-                    ==, c->hv_ipi);
+    g_assert_cmpuint(strlen(c->knobs), ==, G_N_ELEMENTS(auto_enable_knobs));
+    for (i = 0; i < G_N_ELEMENTS(auto_enable_knobs); i++) {
+        g_test_message("%s", auto_enable_knobs[i]);
+        g_assert_cmpint(qtest_qom_get_bool(s, CPU0, auto_enable_knobs[i]),
+                        ==, c->knobs[i] == '1');
+    }
     /* Under qtest nothing is auto-enabled */
     g_assert_false(qtest_qom_get_bool(s, CPU0, "kvm-pv-unhalt"));
+    g_assert_false(qtest_qom_get_bool(s, CPU0, "kvm-pv-tlb-flush"));
+    g_assert_false(qtest_qom_get_bool(s, CPU0, "kvm-pv-ipi"));
+    g_assert_false(qtest_qom_get_bool(s, CPU0, "kvm-pv-sched-yield"));
+    g_assert_false(qtest_qom_get_bool(s, CPU0, "hv-tlbflush"));
     qtest_quit(s);
     qtest_state_free(s);
 }
