@@ -39,7 +39,7 @@ static const char no_unhalt_host[] =
 /*
  * The same host without 8.1's three (bits 9, 11, 13), as a kernel before
  * 4.16 (PV TLB flush), 4.19 (PV send-IPI) and 5.2 (PV sched-yield) would
- * offer it
+ * offer it (tests/data/hosts/no-pv-tlb-ipi-yield.host is this-pvm likewise)
  */
 static const char no_81_host[] =
     "name no-8.1\n"
