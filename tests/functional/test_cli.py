@@ -8,7 +8,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
-from qmp_machine import Machine, kvm_usable, run  # noqa: E402
+from qmp_machine import (Machine, host_kvm_pv_features,  # noqa: E402
+                         kvm_usable, run)
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 
@@ -20,6 +21,11 @@ Q35 = [f"2.{i}" for i in range(4, 13)] + \
      "6.1", "6.2", "7.0", "7.1", "7.2", "8.0", "8.1"]
 MACHINES = [f"pc-i440fx-{v}" for v in I440FX] + [f"pc-q35-{v}" for v in Q35] \
     + ["none"]
+AUTO_ENABLE_SWITCHES = [
+    "x-kvm-auto-enable-pv-eoi", "x-kvm-auto-enable-pv-unhalt",
+    "x-hv-auto-enable-ipi", "x-kvm-auto-enable-pv-tlb-flush",
+    "x-kvm-auto-enable-pv-ipi", "x-kvm-auto-enable-pv-sched-yield",
+    "x-hv-auto-enable-tlbflush"]
 MODELS = ["qemu64", "qemu32", "kvm64", "kvm32", "Haswell", "Haswell-noTSX",
           "Skylake-Client", "Skylake-Server", "Cascadelake-Server",
           "Icelake-Server", "EPYC", "EPYC-Rome", "host", "max", "base"]
@@ -141,14 +147,18 @@ def main():
             listed = {p["name"] for p in vm.cmd(
                 "qom-list", {"path": cpus[0]["qom-path"]})}
             check("qom-list/cpu", {"kvm-pv-unhalt", "feature-words",
-                                   "x-kvm-auto-enable-pv-unhalt",
-                                   "x-kvm-auto-enable-pv-eoi",
-                                   "x-hv-auto-enable-ipi"} <= listed)
+                                   *AUTO_ENABLE_SWITCHES} <= listed)
             exp = vm.cmd("query-cpu-model-expansion",
                          {"type": "full", "model": {"name": "Haswell"}})
+            props = exp["model"]["props"]
+            host = host_kvm_pv_features()
+            # q35 is 8.1: every switch on, every feature the host offers
             check("expansion/full", exp["model"]["name"] == "Haswell" and
-                  exp["model"]["props"]["kvm-pv-unhalt"] is True and
-                  exp["model"]["props"]["x-kvm-auto-enable-pv-unhalt"] is True)
+                  all(props[s] is True for s in AUTO_ENABLE_SWITCHES) and
+                  all(props[f] is bool(host >> b & 1) for f, b in
+                      (("kvm-pv-unhalt", 7), ("kvm-pv-tlb-flush", 9),
+                       ("kvm-pv-ipi", 11), ("kvm-pv-sched-yield", 13))),
+                  props)
             exp = vm.cmd("query-cpu-model-expansion",
                          {"type": "static", "model": {"name": "Haswell"}})
             check("expansion/static", exp["model"]["name"] == "base" and

@@ -164,7 +164,9 @@ static void test_cpus(void)
     static const char *const props[] = {
         "kvm-pv-unhalt", "feature-words", "filtered-features",
         "x-kvm-auto-enable-pv-unhalt", "x-kvm-auto-enable-pv-eoi",
-        "x-hv-auto-enable-ipi", "level", "xlevel", "xlevel2",
+        "x-hv-auto-enable-ipi", "x-kvm-auto-enable-pv-tlb-flush",
+        "x-kvm-auto-enable-pv-ipi", "x-kvm-auto-enable-pv-sched-yield",
+        "x-hv-auto-enable-tlbflush", "level", "xlevel", "xlevel2",
     };
     size_t i;
 
