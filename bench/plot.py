@@ -75,7 +75,8 @@ def overcommit():
         if v not in variants:
             variants.append(v)
         ks.add(int(k))
-    names = {"tree-8.0": "tree pc-q35-8.0", "tree-7.2": "tree pc-q35-7.2", "qemu72": "QEMU 7.2 pc-q35-7.2"}
+    names = {"tree-8.1": "tree pc-q35-8.1", "tree-8.0": "tree pc-q35-8.0", "tree-7.2": "tree pc-q35-7.2",
+             "qemu72": "QEMU 7.2 pc-q35-7.2"}
     for fig, tests, title in (
             ("overcommit-lock", [("l", "spin"), ("h", "halt+IPI wake")],
              "Token hand-off between 2 vCPUs, K VMs at once on 2 host CPUs"),
@@ -95,10 +96,10 @@ def overcommit():
                         row.append(f"{med(d[f'{v}/{k}']['res'][t]):.2f}")
                 f.write(" ".join(row) + "\n")
         plots = []
-        colors = ["#1f77b4", "#2ca02c", "#d62728"]  # one colour per variant
+        colors = ["#9467bd", "#1f77b4", "#2ca02c", "#d62728"]  # one colour per variant
         for i, c in enumerate(cols):
             vi, ti = divmod(i, len(tests))
-            plots.append(f'"{dat}" using 1:{i + 2} with linespoints lw 2 lc rgb "{colors[vi % 3]}" '
+            plots.append(f'"{dat}" using 1:{i + 2} with linespoints lw 2 lc rgb "{colors[vi % len(colors)]}" '
                          f'dt {ti + 1} pt {ti * 2 + 5} ps 1.3 title "{c}"')
         gp(f"""
 set terminal pngcairo size 800,520 font ",10"

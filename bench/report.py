@@ -180,11 +180,12 @@ Sample emulator command lines of this run (sockets are the harness's):
   does not boot under PVM's instruction emulation (section 6). The script is ready for a VMX/SVM
   host; upstream's figures (8.57 s -> 4.42 s with PV unhalt; ebizzy +78 % / +132 % with PV TLB
   flush at 2 / 3 VMs) have nothing to be compared with from this host.
-- **PV kick and PV send-IPI have no figure** (section 5, second table): both are KVM hypercalls and
-  `vmcall` never returns under this host's KVM. The guests therefore use only the LAPIC, so this
-  tree's pc-q35-8.0 (kvm-pv-unhalt advertised) and pc-q35-7.2 run the same guest code here and
-  their rows differ by noise only; the table shows what the machine types offered, not what the
-  offer buys. The halting hand-off row is the mechanism PV unhalt enables in Linux (halt while
+- **PV kick, PV send-IPI and PV sched-yield have no figure** (section 5, second table): they are
+  KVM hypercalls and `vmcall` never returns under this host's KVM; PV TLB flush needs a guest with
+  paging and remote flushes (section 6's allocbench). The guests therefore use only the LAPIC, so
+  this tree's pc-q35-8.1 (kvm-pv-unhalt, -tlb-flush, -ipi, -sched-yield advertised), pc-q35-8.0
+  (kvm-pv-unhalt) and pc-q35-7.2 run the same guest code here and their rows differ by noise
+  only; the table shows what the machine types offered, not what the offer buys. The halting hand-off row is the mechanism PV unhalt enables in Linux (halt while
   waiting, be woken by the releaser), done with an IPI instead of the hypercall: under overcommit
   (K = 3: 6 vCPUs on 2 host CPUs) it degrades far less than the spinning hand-off, which waits for
   the preempted lock holder's next time slice.

@@ -275,3 +275,39 @@ KVM_FEATURES = {
 def kvm_feature_names(eax):
     return [name for bit, name in sorted(KVM_FEATURES.items())
             if eax & (1 << bit)]
+
+
+# _IOWR(KVMIO, 0x05, struct kvm_cpuid2): the 8-byte header
+KVM_GET_SUPPORTED_CPUID = 0xC008AE05
+KVM_CPUID_ENTRY2_SIZE = 40   # function, index, flags, eax..edx, padding[3]
+
+
+def host_kvm_cpuid(function, index=0):
+    """(eax, ebx, ecx, edx) of a leaf as this host's KVM offers it
+    (KVM_GET_SUPPORTED_CPUID, straight from /dev/kvm: no emulator code
+    involved), or None if KVM lists no such leaf."""
+    import fcntl
+    import struct
+    nent = 256
+    buf = bytearray(struct.pack("II", nent, 0) +
+                    bytes(nent * KVM_CPUID_ENTRY2_SIZE))
+    fd = os.open("/dev/kvm", os.O_RDWR)
+    try:
+        fcntl.ioctl(fd, KVM_GET_SUPPORTED_CPUID, buf)
+    finally:
+        os.close(fd)
+    n = struct.unpack_from("I", buf, 0)[0]
+    for i in range(n):
+        fn, idx, _flags, *regs = struct.unpack_from(
+            "7I", buf, 8 + i * KVM_CPUID_ENTRY2_SIZE)
+        if fn == function and idx == index:
+            return tuple(regs)
+    return None
+
+
+def host_kvm_pv_features():
+    """0x40000001.EAX as this host's KVM offers it: which KVM PV features
+    an auto-enable can turn on here (kvm-pv-unhalt also needs the
+    in-kernel irqchip, every test here uses it)."""
+    regs = host_kvm_cpuid(0x40000001)
+    return regs[0] if regs else 0

@@ -19,7 +19,8 @@ import sys
 # (pattern on the reason, the prerequisite it names); docs/testing.md
 REASONS = [
     (r"/dev/kvm", "no usable /dev/kvm"),
-    (r"VMX/SVM", "no VMX/SVM: a PVM host (stock Linux cannot boot)"),
+    (r"VMX/SVM", "no VMX/SVM: a PVM host (stock Linux cannot boot, a "
+                 "guest's vmcall never returns)"),
     (r"QEMU 7\.2", "no QEMU 7.2 to compare with, or it crashed"),
     (r"offers Hyper-V", "the host's KVM has Hyper-V (a no-Hyper-V test)"),
     (r"delivers int3", "the host's KVM delivers int3 (a PVM-only case)"),

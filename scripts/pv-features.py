@@ -17,8 +17,8 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
 from qmp_machine import Machine, kvm_feature_names, kvm_usable  # noqa: E402
 
-PV = ["kvm-pv-unhalt", "kvm-pv-eoi", "kvm-pv-ipi", "kvm-pv-tlb-flush",
-      "kvm-steal-time", "kvmclock"]
+PV = ["kvm-pv-eoi", "kvm-pv-unhalt", "kvm-pv-tlb-flush", "kvm-pv-ipi",
+      "kvm-pv-sched-yield", "kvm-steal-time", "kvmclock"]
 
 
 def main():
@@ -28,7 +28,7 @@ def main():
     ap.add_argument("--machine", action="append")
     ap.add_argument("--cpu", default="qemu64")
     args = ap.parse_args()
-    machines = args.machine or ["pc-q35-8.0", "pc-q35-7.2"]
+    machines = args.machine or ["pc-q35-8.1", "pc-q35-8.0", "pc-q35-7.2"]
     if not kvm_usable():
         print("/dev/kvm is not usable here: cannot start a KVM guest",
               file=sys.stderr)
@@ -38,7 +38,7 @@ def main():
           "read through QMP from CPUID 0x40000001.EAX\n")
     width = max(len(m) for m in machines) + 2
     print("machine".ljust(width) + "EAX         " +
-          " ".join(f"{p:>16}" for p in PV))
+          "  ".join(PV))
     for m in machines:
         with Machine(args.binary, ["-machine", m, "-accel", "kvm", "-S",
                                    "-cpu", args.cpu]) as vm:
@@ -50,8 +50,8 @@ def main():
                 in_cpuid = p in kvm_feature_names(eax) or \
                     (p == "kvmclock" and eax & 1)
                 assert on == bool(in_cpuid), (m, p, on, hex(eax))
-                cells.append(f"{'on' if on else 'off':>16}")
-            print(m.ljust(width) + f"0x{eax:08x}  " + " ".join(cells))
+                cells.append(f"{'on' if on else 'off':>{len(p)}}")
+            print(m.ljust(width) + f"0x{eax:08x}  " + "  ".join(cells))
     guest = os.path.join(os.path.dirname(args.binary), "tests", "guest",
                          "default.elf")
     if os.path.exists(guest):
@@ -59,8 +59,11 @@ def main():
               f"(-kernel {os.path.relpath(guest)}) and reads its own CPUID\n")
         for m in machines:
             print(f"{m}: {boot_default_guest(args.binary, guest, m, args.cpu)}")
-    print("\npc-q35-8.0 turns kvm-pv-unhalt (PV spinlocks) on by default;"
-          " pc-q35-7.2 keeps QEMU 7.2's guest ABI.")
+    print("\npc-q35-8.1 adds kvm-pv-tlb-flush, kvm-pv-ipi and "
+          "kvm-pv-sched-yield\n(PV TLB flush, PV send-IPI, directed yield) to "
+          "8.0's kvm-pv-unhalt (PV spinlocks);\npc-q35-8.0 keeps the ABI it "
+          "had, pc-q35-7.2 QEMU 7.2's.  Each only where the host's KVM "
+          "offers it.")
     return 0
 
 

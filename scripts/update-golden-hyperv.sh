@@ -24,14 +24,29 @@ golden_gate_args "$@"
 # The enlightenments libvirt users typically enable for Windows guests
 # (issue 5's list); hv-stimer needs hv-time, which libvirt adds for its
 # hypervclock timer: "windows" has it, "windows-no-time" shows the error.
-list=hv-relaxed=on,hv-vapic=on,hv-spinlocks=0x1fff,hv-vpindex=on
-list=$list,hv-runtime=on,hv-synic=on,hv-stimer=on,hv-reset=on
-list=$list,hv-frequencies=on,hv-reenlightenment=on,hv-tlbflush=on
+# "windows-no-tlbflush" leaves hv-tlbflush and hv-ipi to the machine type:
+# 8.1 auto-enables both, 8.0 hv-ipi only, 7.2 neither.
+base=hv-relaxed=on,hv-vapic=on,hv-spinlocks=0x1fff,hv-vpindex=on
+base=$base,hv-runtime=on,hv-synic=on,hv-stimer=on,hv-reset=on
+base=$base,hv-frequencies=on,hv-reenlightenment=on
+list=$base,hv-tlbflush=on
 win_noipi=$list,hv-time=on
 win=$win_noipi,hv-ipi=on
+win_notlb=$base,hv-time=on
 
 # case machine cpu
 cases="
+windows-8.1 pc-q35-8.1 host,$win
+windows-no-tlbflush-8.1 pc-q35-8.1 host,$win_notlb
+windows-no-tlbflush-8.0 pc-q35-8.0 host,$win_notlb
+windows-no-tlbflush-7.2 pc-q35-7.2 host,$win_notlb
+windows-tlbflush-off-8.1 pc-q35-8.1 host,$win_notlb,hv-tlbflush=off
+windows-no-tlbflush-i440fx-8.1 pc-i440fx-8.1 host,$win_notlb
+vpindex-only-8.1 pc-q35-8.1 host,hv-vpindex=on
+vpindex-only-8.0 pc-q35-8.0 host,hv-vpindex=on
+passthrough-8.1 pc-q35-8.1 host,hv-passthrough=on
+minimal-8.1 pc-q35-8.1 host,hv-relaxed=on,hv-vapic=on,hv-spinlocks=0x1fff
+none-8.1 pc-q35-8.1 host
 windows-8.0 pc-q35-8.0 host,$win
 windows-no-time-8.0 pc-q35-8.0 host,$list,hv-ipi=on
 windows-7.2 pc-q35-7.2 host,$win

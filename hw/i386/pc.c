@@ -5,7 +5,8 @@
  * The arrays are data: one per version that changed a guest-visible
  * default.  An entry goes into the array of the last version whose guest
  * ABI lacked the new default.  CPU entries are those of QEMU 7.2 (the
- * guest-ABI rule of design §1), plus this tree's own in pc_compat_7_2.
+ * guest-ABI rule of design §1), plus this tree's own in pc_compat_8_0 and
+ * pc_compat_7_2.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -25,7 +26,18 @@
     { CPU("qemu64"), "model-id", "QEMU Virtual CPU version " v },     \
     { CPU("athlon"), "model-id", "QEMU Virtual CPU version " v },
 
-/* This tree's first new defaults: PV spinlocks and Hyper-V PV IPIs */
+/*
+ * This tree's second step (8.1): PV TLB flush, PV send-IPI, PV sched-yield
+ * and Hyper-V's PV TLB flush, for hosts that run more vCPUs than CPUs
+ */
+static const GlobalProperty pc_compat_8_0[] = {
+    { ALL_CPUS, "x-kvm-auto-enable-pv-tlb-flush", "off" },
+    { ALL_CPUS, "x-kvm-auto-enable-pv-ipi", "off" },
+    { ALL_CPUS, "x-kvm-auto-enable-pv-sched-yield", "off" },
+    { ALL_CPUS, "x-hv-auto-enable-tlbflush", "off" },
+};
+
+/* This tree's first new defaults (8.0): PV spinlocks and Hyper-V PV IPIs */
 static const GlobalProperty pc_compat_7_2[] = {
     { ALL_CPUS, "x-kvm-auto-enable-pv-unhalt", "off" },
     { ALL_CPUS, "x-hv-auto-enable-ipi", "off" },
@@ -218,6 +230,7 @@ static const GlobalProperty pc_compat_1_4[] = {
 #define NO_COMPAT(v) { v, NULL, 0 }
 
 const PCCompat pc_compat_arrays[] = {
+    COMPAT("8.0", pc_compat_8_0),
     COMPAT("7.2", pc_compat_7_2),
     NO_COMPAT("7.1"),
     NO_COMPAT("7.0"),

@@ -57,7 +57,8 @@ static void pc_i440fx_1_7_options(MachineClass *mc)
 }
 
 static const PCMachineVersion pc_i440fx_versions[] = {
-    { "8.0", NULL, NULL },
+    { "8.1", NULL, NULL },
+    { "8.0", "8.0", NULL },
     { "7.2", "7.2", NULL },
     { "7.1", "7.1", NULL },
     { "7.0", "7.0", NULL },

@@ -37,7 +37,8 @@ static void pc_q35_2_7_options(MachineClass *mc)
 }
 
 static const PCMachineVersion pc_q35_versions[] = {
-    { "8.0", NULL, NULL },
+    { "8.1", NULL, NULL },
+    { "8.0", "8.0", NULL },
     { "7.2", "7.2", NULL },
     { "7.1", "7.1", NULL },
     { "7.0", "7.0", NULL },

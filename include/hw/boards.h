@@ -111,7 +111,7 @@ typedef void MachineOptionsFunc(MachineClass *mc);
 void machine_register_type(const char *name, const char *parent,
                            MachineOptionsFunc *options);
 
-/* "q35" -> pc-q35-8.0's class; NULL if unknown. */
+/* "q35" -> pc-q35-8.1's class; NULL if unknown. */
 MachineClass *machine_find_class(const char *name);
 MachineClass *machine_get_default_class(void);
 /* Machine classes in -machine help order. */

@@ -415,12 +415,23 @@ static void x86_cpu_class_init(ObjectClass *oc, void *data)
     FIELD("thread-id", PROP_KIND_INT32, thread_id, "-1");
     FIELD("node-id", PROP_KIND_INT32, node_id, "-1");
 
-    /* This tree's auto-enable switches; pc_compat_7_2 turns two off */
+    /*
+     * This tree's auto-enable switches: pc_compat_7_2 turns off 8.0's two
+     * new defaults, pc_compat_8_0 8.1's four (docs/machine-types.md)
+     */
     FIELD("x-kvm-auto-enable-pv-eoi", PROP_KIND_BOOL, kvm_auto_enable_pv_eoi,
           "on");
     FIELD("x-kvm-auto-enable-pv-unhalt", PROP_KIND_BOOL,
           kvm_auto_enable_pv_unhalt, "on");
+    FIELD("x-kvm-auto-enable-pv-tlb-flush", PROP_KIND_BOOL,
+          kvm_auto_enable_pv_tlb_flush, "on");
+    FIELD("x-kvm-auto-enable-pv-ipi", PROP_KIND_BOOL, kvm_auto_enable_pv_ipi,
+          "on");
+    FIELD("x-kvm-auto-enable-pv-sched-yield", PROP_KIND_BOOL,
+          kvm_auto_enable_pv_sched_yield, "on");
     FIELD("x-hv-auto-enable-ipi", PROP_KIND_BOOL, hv_auto_enable_ipi, "on");
+    FIELD("x-hv-auto-enable-tlbflush", PROP_KIND_BOOL, hv_auto_enable_tlbflush,
+          "on");
 
     x86_cpu_hyperv_register_props(oc);
 }

@@ -258,16 +258,31 @@ static void x86_cpu_enable_xsave_components(X86CPU *cpu)
  * This tree's auto-enable step (design §2): a feature whose switch is on
  * is enabled under KVM when the user did not set it either way and the host
  * supports it; otherwise it stays as it is, silently.
+ *
+ * needs_kernel_lapic: the host serves the feature from its in-kernel
+ * LAPIC.  For PV unhalt QEMU already hides the bit from the host's support
+ * without one; PV send-IPI and sched-yield find their targets in the same
+ * LAPIC map (KVM_HC_SEND_IPI fails with EOPNOTSUPP without it, so a guest
+ * given the bit would lose IPIs), but QEMU does not hide them, so an
+ * explicit request still gets them as in QEMU, only the auto-enable holds
+ * back.  PV TLB flush rides on the steal-time page and needs no LAPIC.
  */
 static const struct {
     FeatureWord w;
     uint64_t mask;
     size_t switch_offset;
+    bool needs_kernel_lapic;
 } kvm_auto_enable[] = {
     { FEAT_KVM, 1ULL << KVM_FEATURE_PV_EOI,
-      offsetof(X86CPU, kvm_auto_enable_pv_eoi) },
+      offsetof(X86CPU, kvm_auto_enable_pv_eoi), false },
     { FEAT_KVM, 1ULL << KVM_FEATURE_PV_UNHALT,
-      offsetof(X86CPU, kvm_auto_enable_pv_unhalt) },
+      offsetof(X86CPU, kvm_auto_enable_pv_unhalt), true },
+    { FEAT_KVM, 1ULL << KVM_FEATURE_PV_TLB_FLUSH,
+      offsetof(X86CPU, kvm_auto_enable_pv_tlb_flush), false },
+    { FEAT_KVM, 1ULL << KVM_FEATURE_PV_SEND_IPI,
+      offsetof(X86CPU, kvm_auto_enable_pv_ipi), true },
+    { FEAT_KVM, 1ULL << KVM_FEATURE_PV_SCHED_YIELD,
+      offsetof(X86CPU, kvm_auto_enable_pv_sched_yield), true },
 };
 
 static void x86_cpu_auto_enable_features(X86CPU *cpu, const X86CPUEnv *env)
@@ -284,6 +299,9 @@ static void x86_cpu_auto_enable_features(X86CPU *cpu, const X86CPUEnv *env)
         uint64_t mask = kvm_auto_enable[i].mask;
         bool on = *(bool *)((char *)cpu + kvm_auto_enable[i].switch_offset);
 
+        if (kvm_auto_enable[i].needs_kernel_lapic && !env->kernel_irqchip) {
+            continue;
+        }
         if (on && !(cpu->user_features[w] & mask) &&
             (x86_cpu_get_supported_feature_word(w, env) & mask) == mask) {
             cpu->features[w] |= mask;

@@ -184,6 +184,9 @@ typedef struct X86CPUClass {
 /* KVM leaf bits the auto-enable properties manage (kvm_para.h numbering) */
 #define KVM_FEATURE_PV_EOI 6
 #define KVM_FEATURE_PV_UNHALT 7
+#define KVM_FEATURE_PV_TLB_FLUSH 9
+#define KVM_FEATURE_PV_SEND_IPI 11
+#define KVM_FEATURE_PV_SCHED_YIELD 13
 
 typedef struct X86CPU {
     Object parent_obj;
@@ -236,7 +239,11 @@ typedef struct X86CPU {
     /* This tree's auto-enable switches (design §2) */
     bool kvm_auto_enable_pv_eoi;
     bool kvm_auto_enable_pv_unhalt;
+    bool kvm_auto_enable_pv_tlb_flush;
+    bool kvm_auto_enable_pv_ipi;
+    bool kvm_auto_enable_pv_sched_yield;
     bool hv_auto_enable_ipi;
+    bool hv_auto_enable_tlbflush;
 
     /* Hyper-V (hv-* bits, see hyperv.h) */
     uint64_t hyperv_features;

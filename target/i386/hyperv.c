@@ -1,6 +1,7 @@
 /*
  * Hyper-V enlightenments: hv-* properties, dependencies and the expansion
- * step under KVM, including this tree's hv-ipi auto-enable (design §2).
+ * step under KVM, including this tree's hv-ipi and hv-tlbflush auto-enable
+ * (design §2).
  */
 #include <string.h>
 
@@ -262,6 +263,36 @@ static void hv_passthrough(X86CPU *cpu, const X86HostCaps *host)
     }
 }
 
+/*
+ * This tree's auto-enable (docs/hyperv.md): each feature with its switch.
+ * A feature is turned on only when every Hyper-V feature it depends on is
+ * already on, so an auto-enabled feature never fails the checks below.
+ */
+static const struct {
+    HypervFeat feat;
+    size_t switch_offset;
+} hv_auto_enable[] = {
+    { HYPERV_FEAT_IPI, offsetof(X86CPU, hv_auto_enable_ipi) },
+    { HYPERV_FEAT_TLBFLUSH, offsetof(X86CPU, hv_auto_enable_tlbflush) },
+};
+
+static void hv_auto_enable_features(X86CPU *cpu, const X86HostCaps *host)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(hv_auto_enable); i++) {
+        HypervFeat f = hv_auto_enable[i].feat;
+        uint64_t deps = hyperv_features[f].dependencies;
+        bool on = *(bool *)((char *)cpu + hv_auto_enable[i].switch_offset);
+
+        if (on && (cpu->hyperv_features & deps) == deps &&
+            !(cpu->hyperv_user_features & (1ULL << f)) &&
+            x86_cpu_hyperv_host_supports(host, f)) {
+            cpu->hyperv_features |= 1ULL << f;
+        }
+    }
+}
+
 static bool hv_error_requires(HypervFeat f, HypervFeat dep, Error **errp)
 {
     error_setg(errp, "Hyper-V %s requires Hyper-V %s", hyperv_features[f].desc,
@@ -283,15 +314,11 @@ bool x86_cpu_hyperv_expand_features(X86CPU *cpu, const X86CPUEnv *env,
         hv_passthrough(cpu, host);
     }
     /*
-     * This tree's auto-enable: hv-ipi when VP_INDEX is on, the user did not
-     * set hv-ipi either way, and the host can do it; silently off otherwise.
+     * This tree's auto-enable: hv-ipi and hv-tlbflush when VP_INDEX is on,
+     * the user did not set the feature either way, and the host can do it;
+     * silently off otherwise.
      */
-    if (cpu->hv_auto_enable_ipi &&
-        (cpu->hyperv_features & FEAT(VPINDEX)) &&
-        !(cpu->hyperv_user_features & FEAT(IPI)) &&
-        x86_cpu_hyperv_host_supports(host, HYPERV_FEAT_IPI)) {
-        cpu->hyperv_features |= FEAT(IPI);
-    }
+    hv_auto_enable_features(cpu, host);
     /*
      * QEMU's order: feature by feature, host support first, then the
      * dependencies; hv-passthrough skips the check.  Without KVM_CAP_HYPERV

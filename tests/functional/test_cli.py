@@ -8,18 +8,24 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
-from qmp_machine import Machine, kvm_usable, run  # noqa: E402
+from qmp_machine import (Machine, host_kvm_pv_features,  # noqa: E402
+                         kvm_usable, run)
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 
 I440FX = ["1.4", "1.5", "1.6", "1.7"] + [f"2.{i}" for i in range(13)] + \
     ["3.0", "3.1", "4.0", "4.1", "4.2", "5.0", "5.1", "5.2", "6.0", "6.1",
-     "6.2", "7.0", "7.1", "7.2", "8.0"]
+     "6.2", "7.0", "7.1", "7.2", "8.0", "8.1"]
 Q35 = [f"2.{i}" for i in range(4, 13)] + \
     ["3.0", "3.1", "4.0", "4.0.1", "4.1", "4.2", "5.0", "5.1", "5.2", "6.0",
-     "6.1", "6.2", "7.0", "7.1", "7.2", "8.0"]
+     "6.1", "6.2", "7.0", "7.1", "7.2", "8.0", "8.1"]
 MACHINES = [f"pc-i440fx-{v}" for v in I440FX] + [f"pc-q35-{v}" for v in Q35] \
     + ["none"]
+AUTO_ENABLE_SWITCHES = [
+    "x-kvm-auto-enable-pv-eoi", "x-kvm-auto-enable-pv-unhalt",
+    "x-hv-auto-enable-ipi", "x-kvm-auto-enable-pv-tlb-flush",
+    "x-kvm-auto-enable-pv-ipi", "x-kvm-auto-enable-pv-sched-yield",
+    "x-hv-auto-enable-tlbflush"]
 MODELS = ["qemu64", "qemu32", "kvm64", "kvm32", "Haswell", "Haswell-noTSX",
           "Skylake-Client", "Skylake-Server", "Cascadelake-Server",
           "Icelake-Server", "EPYC", "EPYC-Rome", "host", "max", "base"]
@@ -36,7 +42,7 @@ def check(name, ok, detail=""):
 
 def main():
     st, out, err = run(BINARY, ["-version"])
-    check("version", st == 0 and out.startswith("QEMU emulator version 8.0.0"),
+    check("version", st == 0 and out.startswith("QEMU emulator version 8.1.0"),
           out)
     st, out, err = run(BINARY, ["-help"])
     check("help", st == 0 and "-machine" in out and "-cpu" in out, out[:200])
@@ -49,13 +55,17 @@ def main():
     missing = [m for m in MACHINES if m not in names]
     check("machine-help/every-type", not missing, f"missing {missing}")
     check("machine-help/aliases",
-          any(l.startswith("pc ") and "alias of pc-i440fx-8.0" in l
+          any(l.startswith("pc ") and "alias of pc-i440fx-8.1" in l
               for l in lines) and
-          any(l.startswith("q35 ") and "alias of pc-q35-8.0" in l
+          any(l.startswith("q35 ") and "alias of pc-q35-8.1" in l
               for l in lines), out[:300])
     check("machine-help/default",
-          any(l.startswith("pc-i440fx-8.0 ") and "(default)" in l
+          any(l.startswith("pc-i440fx-8.1 ") and "(default)" in l
               for l in lines), out[:300])
+    check("machine-help/8.0-lost-alias",
+          not any("alias of pc-i440fx-8.0" in l or "alias of pc-q35-8.0" in l
+                  or (l.startswith("pc-i440fx-8.0 ") and "(default)" in l)
+                  for l in lines), out[:300])
 
     # -machine <type>,help lists the board's options as QEMU 7.2 names and
     # types them; nothing is built, status 0
@@ -66,7 +76,7 @@ def main():
             "hpet=<bool>", "i8042=<bool>", "kernel=<string>",
             "acpi=<OnOffAuto>", "smbios-entry-point-type=<str>"}
     check("machine-options-help", st == 0 and lines and
-          lines[0] == "pc-q35-8.0-machine options:" and want <= opts,
+          lines[0] == "pc-q35-8.1-machine options:" and want <= opts,
           f"status={st} missing={sorted(want - opts)} {out[:200]!r}")
     st, out, err = run(BINARY, ["-machine", "none,help"])
     check("machine-options-help/none-has-no-board-options",
@@ -92,9 +102,9 @@ def main():
             check("query-machines/every-type",
                   all(m in machines for m in MACHINES))
             check("query-machines/default",
-                  machines["pc-i440fx-8.0"].get("is-default") is True and
-                  machines["pc-i440fx-8.0"].get("alias") == "pc" and
-                  machines["pc-q35-8.0"].get("alias") == "q35")
+                  machines["pc-i440fx-8.1"].get("is-default") is True and
+                  machines["pc-i440fx-8.1"].get("alias") == "pc" and
+                  machines["pc-q35-8.1"].get("alias") == "q35")
             check("query-machines/deprecated-1.x",
                   machines["pc-i440fx-1.4"]["deprecated"] and
                   not machines["pc-i440fx-2.0"]["deprecated"])
@@ -112,7 +122,7 @@ def main():
                   "prelaunch")
             ver = vm.cmd("query-version")
             check("query-version", ver["qemu"] ==
-                  {"major": 8, "minor": 0, "micro": 0} and "package" in ver)
+                  {"major": 8, "minor": 1, "micro": 0} and "package" in ver)
             check("greeting", vm.greeting["QMP"]["version"] == ver)
         # QEMU's shorthands: -enable-kvm is -machine accel=kvm, -no-hpet is
         # hpet=off, -usb is usb=on; "none" for devices this build lacks
@@ -137,14 +147,18 @@ def main():
             listed = {p["name"] for p in vm.cmd(
                 "qom-list", {"path": cpus[0]["qom-path"]})}
             check("qom-list/cpu", {"kvm-pv-unhalt", "feature-words",
-                                   "x-kvm-auto-enable-pv-unhalt",
-                                   "x-kvm-auto-enable-pv-eoi",
-                                   "x-hv-auto-enable-ipi"} <= listed)
+                                   *AUTO_ENABLE_SWITCHES} <= listed)
             exp = vm.cmd("query-cpu-model-expansion",
                          {"type": "full", "model": {"name": "Haswell"}})
+            props = exp["model"]["props"]
+            host = host_kvm_pv_features()
+            # q35 is 8.1: every switch on, every feature the host offers
             check("expansion/full", exp["model"]["name"] == "Haswell" and
-                  exp["model"]["props"]["kvm-pv-unhalt"] is True and
-                  exp["model"]["props"]["x-kvm-auto-enable-pv-unhalt"] is True)
+                  all(props[s] is True for s in AUTO_ENABLE_SWITCHES) and
+                  all(props[f] is bool(host >> b & 1) for f, b in
+                      (("kvm-pv-unhalt", 7), ("kvm-pv-tlb-flush", 9),
+                       ("kvm-pv-ipi", 11), ("kvm-pv-sched-yield", 13))),
+                  props)
             exp = vm.cmd("query-cpu-model-expansion",
                          {"type": "static", "model": {"name": "Haswell"}})
             check("expansion/static", exp["model"]["name"] == "base" and

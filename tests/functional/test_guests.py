@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Test guests under KVM (issue 4, must-shows 1, 2, 4 and 5).
+"""Test guests under KVM (issue 4, must-shows 1, 2, 4 and 5; issue 11).
 
 The guests of tests/guest/ boot in milliseconds, talk over COM1 and leave
 through ACPI poweroff or isa-debug-exit.  Every case has a timeout; a
@@ -16,13 +16,26 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
-from qmp_machine import Machine, kvm_usable  # noqa: E402
+from qmp_machine import (Machine, host_kvm_pv_features,  # noqa: E402
+                         kvm_usable)
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 GUESTS = os.environ.get("GUEST_DIR", os.path.join(
     os.path.dirname(os.path.abspath(BINARY)), "tests", "guest"))
-PV_EOI = 1 << 6
-PV_UNHALT = 1 << 7
+# The KVM PV features the machine types' auto-enables manage (bits of
+# 0x40000001.EAX), and what each version turns on for a named model
+PV = {"kvm-pv-eoi": 6, "kvm-pv-unhalt": 7, "kvm-pv-tlb-flush": 9,
+      "kvm-pv-ipi": 11, "kvm-pv-sched-yield": 13}
+PV_MASK = sum(1 << b for b in PV.values())
+V81 = set(PV)
+V80 = {"kvm-pv-eoi", "kvm-pv-unhalt"}
+V72 = {"kvm-pv-eoi"}
+HOST_PV = 0   # what this host's KVM offers, read in main()
+
+
+def pv_bits(features):
+    """0x40000001.EAX bits a guest must see: asked for and offered"""
+    return sum(1 << PV[f] for f in features) & HOST_PV
 DEBUG_EXIT = ["-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
 
 results = []
@@ -91,7 +104,7 @@ DYNAMIC = {(1, 0): (0, 0, 1 << 27, 0), (7, 0): (0, 0, 1 << 4, 0),
            (0xd, 0): (0, 0xffffffff, 0, 0), (0xd, 1): (0, 0xffffffff, 0, 0)}
 
 
-def cpuid_case(machine, cpu, want_unhalt, want_eoi, smp=2):
+def cpuid_case(machine, cpu, pv, smp=2):
     """Boots the cpuid guest paused, reads every vCPU's x-query-cpuid,
     runs it, and compares what each vCPU printed with it."""
     with tempfile.TemporaryDirectory() as d:
@@ -123,9 +136,9 @@ def cpuid_case(machine, cpu, want_unhalt, want_eoi, smp=2):
             problems.append(f"cpu {i} printed no leaves")
             continue
         eax = seen.get((0x40000001, 0), (0,))[0]
-        if bool(eax & PV_UNHALT) != want_unhalt or \
-                bool(eax & PV_EOI) != want_eoi:
-            problems.append(f"cpu {i}: 0x40000001.eax=0x{eax:08x}")
+        if eax & PV_MASK != pv_bits(pv):
+            problems.append(f"cpu {i}: 0x40000001.eax=0x{eax:08x}, PV bits "
+                            f"want 0x{pv_bits(pv):08x}")
         for key, regs in seen.items():
             mask = DYNAMIC.get(key, (0, 0, 0, 0))
             pvm = pvm_host_mask(key) if host_is_pvm() else None
@@ -139,6 +152,35 @@ def cpuid_case(machine, cpu, want_unhalt, want_eoi, smp=2):
     report(name, not problems, "; ".join(problems[:4]))
 
 
+def hypercall_cases():
+    """PV unhalt, send-IPI and sched-yield are hypercalls (KVM_HC_KICK_CPU,
+    KVM_HC_SEND_IPI, KVM_HC_SCHED_YIELD): with kvm-pv-enforce-cpuid=on KVM
+    refuses each one whose CPUID bit the machine type withheld.  Only on
+    VMX/SVM hosts: under PVM a guest's vmcall never returns."""
+    cases = [("pc-q35-8.1", "", V81), ("pc-q35-8.0", "", V80),
+             ("pc-q35-7.2", "", V72),
+             ("pc-q35-8.1", ",kvm-pv-ipi=off", V81 - {"kvm-pv-ipi"})]
+    for machine, extra, pv in cases:
+        name = f"pv-hypercalls/{machine}{extra}"
+        if host_is_pvm():
+            report(f"{name} # SKIP needs VMX/SVM: under this host's PVM KVM "
+                   "a guest's vmcall never returns", True)
+            continue
+        status, text, err = run_guest(guest("pv-msr"), [
+            "-machine", machine, "-accel", "kvm", "-m", "128",
+            "-cpu", "qemu64,kvm-pv-enforce-cpuid=on" + extra,
+            "-append", "exit=acpi hypercalls"])
+        got = {m.group(1): int(m.group(2)) for m in re.finditer(
+            r"HC (\S+) \d+ ret=(-?\d+)", text)}
+        want = {"kick-cpu": "kvm-pv-unhalt", "send-ipi": "kvm-pv-ipi",
+                "sched-yield": "kvm-pv-sched-yield"}
+        ok = status == 0 and "HC-DONE mismatches=0" in text and \
+            set(got) == set(want) and \
+            all((got[c] != -1000) == bool(pv_bits({f}) and f in pv)
+                for c, f in want.items())
+        report(name, ok, f"status={status} {got} {text[-300:]!r}")
+
+
 def main():
     if not kvm_usable():
         print("SKIP: /dev/kvm is not usable here")
@@ -148,17 +190,29 @@ def main():
         print(f"Bail out! test guests not built in {GUESTS}")
         return 1
 
+    global HOST_PV
+    HOST_PV = host_kvm_pv_features()
+    print(f"# this host's KVM offers 0x40000001.EAX = 0x{HOST_PV:08x}")
+
     # Must-show 1: what the guest reads, per machine type, both vCPUs
-    for machine, unhalt in (("pc-q35-8.0", True), ("pc-q35-7.2", False),
-                            ("pc-i440fx-8.0", True), ("pc-i440fx-7.2", False)):
-        cpuid_case(machine, "qemu64", unhalt, True)
-    cpuid_case("pc-q35-7.2", "qemu64,kvm-pv-unhalt=on", True, True)
-    cpuid_case("pc-q35-8.0", "qemu64,kvm-pv-unhalt=off", False, True)
-    cpuid_case("pc-q35-8.0", "Haswell", True, True)
+    for machine, want in (("pc-q35-8.1", V81), ("pc-q35-8.0", V80),
+                          ("pc-q35-7.2", V72), ("pc-i440fx-8.1", V81),
+                          ("pc-i440fx-8.0", V80), ("pc-i440fx-7.2", V72)):
+        cpuid_case(machine, "qemu64", want)
+    cpuid_case("pc-q35-7.2", "qemu64,kvm-pv-unhalt=on", V72 | {"kvm-pv-unhalt"})
+    cpuid_case("pc-q35-8.0", "qemu64,kvm-pv-unhalt=off", V72)
+    cpuid_case("pc-q35-8.0", "Haswell", V80)
+    cpuid_case("pc-q35-8.1", "Haswell", V81)
+    cpuid_case("pc-q35-8.1", "qemu64,kvm-pv-ipi=off,-kvm-pv-tlb-flush",
+               V81 - {"kvm-pv-ipi", "kvm-pv-tlb-flush"})
+    cpuid_case("pc-q35-8.0", "qemu64,kvm-pv-sched-yield=on,+kvm-pv-ipi",
+               V80 | {"kvm-pv-sched-yield", "kvm-pv-ipi"})
+    cpuid_case("pc-i440fx-7.2", "qemu64,kvm-pv-tlb-flush=on",
+               V72 | {"kvm-pv-tlb-flush"})
 
     # Every AP brought up with INIT/SIPI; each vCPU reports its KVM leaf
-    for machine, smp, unhalt in (("pc-q35-8.0", 4, True),
-                                 ("pc-i440fx-7.2", 3, False)):
+    for machine, smp, want in (("pc-q35-8.1", 4, V81), ("pc-q35-8.0", 4, V80),
+                               ("pc-i440fx-7.2", 3, V72)):
         status, text, _ = run_guest(guest("smp"), [
             "-machine", machine, "-accel", "kvm", "-m", "128",
             "-smp", str(smp), "-cpu", "qemu64", "-append", "exit=acpi"])
@@ -166,24 +220,33 @@ def main():
                           text)
         ok = status == 0 and f"SMP-DONE cpus={smp}" in text and \
             sorted(int(c[1]) for c in cpus) == list(range(smp)) and \
-            all(bool(int(c[2], 16) & PV_UNHALT) == unhalt for c in cpus)
+            all(int(c[2], 16) & PV_MASK == pv_bits(want) for c in cpus)
         report(f"smp/{machine}/{smp}-cpus", ok,
                f"status={status} {text[-300:]!r}")
 
-    # Must-show 2: the PV MSRs from inside, with kvm-pv-enforce-cpuid
-    for machine, extra, want in (
-            ("pc-q35-8.0", "", "accepted"),
-            ("pc-q35-8.0", ",x-kvm-auto-enable-pv-eoi=off", "gp"),
-            ("pc-q35-7.2", "", "accepted")):
+    # Must-show 2: the PV MSRs from inside, with kvm-pv-enforce-cpuid,
+    # and the PV features the guest finds (its KVM-PV-FEATURES line)
+    for machine, extra, want, pv in (
+            ("pc-q35-8.1", "", "accepted", V81),
+            ("pc-i440fx-8.1", "", "accepted", V81),
+            ("pc-q35-8.0", "", "accepted", V80),
+            ("pc-q35-8.0", ",x-kvm-auto-enable-pv-eoi=off", "gp",
+             V80 - {"kvm-pv-eoi"}),
+            ("pc-q35-7.2", "", "accepted", V72)):
         status, text, err = run_guest(guest("pv-msr"), [
             "-machine", machine, "-accel", "kvm", "-m", "128",
             "-cpu", "qemu64,kvm-pv-enforce-cpuid=on" + extra,
             "-append", "exit=acpi"])
         m = re.search(r"MSR pv-eoi 0x4b564d04 (\w+)", text)
+        seen = re.search(r"KVM-PV-FEATURES(.*)", text)
+        seen = set(seen.group(1).split()) & set(PV) if seen else None
+        expect = {f for f in pv if pv_bits({f})}
         ok = status == 0 and "PV-MSR-DONE" in text and m and \
-            m.group(1) == want
+            m.group(1) == want and "mismatches=0" in text and seen == expect
         report(f"pv-msr/{machine}{extra}/pv-eoi-{want}", ok,
-               f"status={status} {text[-200:]!r}")
+               f"status={status} features={seen} want={expect} "
+               f"{text[-300:]!r}")
+    hypercall_cases()
 
     # Must-show 4: exit paths, each distinct
     status, text, _ = run_guest(guest("default"), [

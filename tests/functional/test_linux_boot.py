@@ -5,9 +5,14 @@
    banner and the exact command line given with -append.  Runs here: on
    this PVM host the kernel's ring-0 code is emulated, and the banner comes
    after about 12 s.
-2. A full boot to an initramfs /init, checked for "kvm-guest: PV spinlocks
-   enabled" on pc-q35-8.0 and its absence on pc-q35-7.2.  Needs a host
-   with VMX or SVM; skipped elsewhere, saying why.
+2. A full boot to an initramfs /init (2 vCPUs), checked for the kernel's
+   messages for each PV feature the machine types manage: "PV spinlocks
+   enabled" (kvm-pv-unhalt) on pc-q35-8.1 and 8.0, "KVM setup pv remote TLB
+   flush", "setup PV IPIs" and "setup PV sched yield" (kvm-pv-tlb-flush,
+   -ipi, -sched-yield) on pc-q35-8.1 only, none of them on pc-q35-7.2;
+   each only where the host's KVM offers the feature.  The texts are Linux
+   6.1's (strings of Debian's vmlinux).  Needs a host with VMX or SVM;
+   skipped elsewhere, saying why.
 
 The kernel comes from Debian's linux-image package (scripts/
 fetch-linux-kernel.sh into the build directory); LINUX_DIR overrides.
@@ -21,7 +26,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
-from qmp_machine import kvm_usable  # noqa: E402
+from qmp_machine import host_kvm_pv_features, kvm_usable  # noqa: E402
 
 TOP = os.path.join(os.path.dirname(__file__), "..", "..")
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
@@ -97,7 +102,7 @@ def main():
     marker = "qemu-kvm-pv-test=pvh,42 quiet=no"
     cmdline = f"console=ttyS0 earlyprintk=serial,ttyS0,115200 {marker}"
     status, text, err = boot_until(
-        ["-machine", "pc-q35-8.0", "-accel", "kvm", "-cpu", "qemu64",
+        ["-machine", "pc-q35-8.1", "-accel", "kvm", "-cpu", "qemu64",
          "-m", "512", "-kernel", os.path.join(kdir, "vmlinux"),
          "-append", cmdline],
         ["Linux version", f"Command line: {cmdline}"], timeout=120)
@@ -107,9 +112,16 @@ def main():
           + ("" if ok else f" # {status}: {text[-300:]!r} {err[-300:]!r}"))
 
     n = 1
-    for machine, want in (("pc-q35-8.0", True), ("pc-q35-7.2", False)):
+    # Linux 6.1's message per feature (arch/x86/kernel/kvm.c), its bit
+    messages = {"kvm-guest: PV spinlocks enabled": 7,
+                "kvm-guest: KVM setup pv remote TLB flush": 9,
+                "kvm-guest: setup PV IPIs": 11,
+                "kvm-guest: setup PV sched yield": 13}
+    steps = {"pc-q35-8.1": {7, 9, 11, 13}, "pc-q35-8.0": {7},
+             "pc-q35-7.2": set()}
+    for machine, bits in steps.items():
         n += 1
-        name = f"linux/full-boot/{machine}/pv-spinlocks-{'on' if want else 'off'}"
+        name = f"linux/full-boot/{machine}/pv-messages"
         if not host_has_vmx_or_svm():
             print(f"ok {n} - {name} # SKIP this host's KVM has no VMX/SVM "
                   "(PVM): a stock kernel cannot finish booting here")
@@ -124,11 +136,14 @@ def main():
              os.path.join(kdir, "vmlinuz"), "-initrd", initrd,
              "-append", "console=ttyS0 panic=-1"],
             ["GUEST-INIT-REACHED"], timeout=300)
-        enabled = "kvm-guest: PV spinlocks enabled" in text
-        ok = status == "ok" and enabled == want
+        host = host_kvm_pv_features()
+        want = {m for m, b in messages.items() if b in bits and host >> b & 1}
+        seen = {m for m in messages if m in text}
+        ok = status == "ok" and seen == want
         results.append(ok)
         print(f"{'ok' if ok else 'not ok'} {n} - {name}" +
-              ("" if ok else f" # {status}: {text[-400:]!r}"))
+              ("" if ok else f" # {status}: seen {sorted(seen)} want "
+               f"{sorted(want)} {text[-400:]!r}"))
     print(f"1..{n}")
     return 0 if all(results) else 1
 

@@ -6,8 +6,11 @@
                                              compare with tests/data/cpuid/
     test_golden_cpuid.py determinism         the tool twice, byte-identical;
                                              and in reverse order, same tables
-    test_golden_cpuid.py abi-diff            pc-q35-7.2 -> pc-q35-8.0 on the
-                                             generous host: only kvm-pv-unhalt
+    test_golden_cpuid.py abi-diff A B        A -> B on the generous host:
+                                             only the bits B's version adds
+                                             (7.2 -> 8.0: kvm-pv-unhalt;
+                                             8.0 -> 8.1: kvm-pv-tlb-flush,
+                                             kvm-pv-ipi, kvm-pv-sched-yield)
     test_golden_cpuid.py emulator            the tool equals x-query-cpuid of
                                              the real emulator (needs /dev/kvm)
 
@@ -164,23 +167,35 @@ def determinism():
     return 1 if failures else 0
 
 
-def abi_diff():
-    argv = [os.path.join(TOP, "scripts", "machine-abi-diff"), "pc-q35-7.2",
-            "pc-q35-8.0", "--host", os.path.join(HOSTS, "generous.host")]
+# The guest-visible bits each version of this tree adds (0x40000001.EAX)
+ABI_STEPS = {
+    ("pc-q35-7.2", "pc-q35-8.0"): [(7, "kvm-pv-unhalt")],
+    ("pc-q35-8.0", "pc-q35-8.1"): [(9, "kvm-pv-tlb-flush"),
+                                   (11, "kvm-pv-ipi"),
+                                   (13, "kvm-pv-sched-yield")],
+}
+
+
+def abi_diff(a, b):
+    argv = [os.path.join(TOP, "scripts", "machine-abi-diff"), a, b,
+            "--host", os.path.join(HOSTS, "generous.host")]
     p = subprocess.run(argv, capture_output=True, text=True,
                        env=dict(os.environ, CPUID_TABLE=TOOL))
     print(p.stdout + p.stderr)
     bits = [l.split() for l in p.stdout.splitlines()
             if l.startswith("  0x")]
     msrs = [l for l in p.stdout.splitlines() if l.startswith("  MSR")]
-    want = [["0x40000001", "0x00", "eax", "bit", "7", "kvm-pv-unhalt",
-             "0", "->", "1"]]
+    step = ABI_STEPS[(a, b)]
+    want = [["0x40000001", "0x00", "eax", "bit", str(bit), name,
+             "0", "->", "1"] for bit, name in step]
+    names = ", ".join(f"{name} (bit {bit})" for bit, name in step)
     if p.returncode != 1 or bits != want or msrs:
-        print(f"FAIL: expected exactly one differing guest-visible bit, "
-              f"0x40000001.EAX bit 7 kvm-pv-unhalt 0 -> 1 (exit 1); got "
+        print(f"FAIL: expected exactly the differing guest-visible bits "
+              f"0x40000001.EAX {names}, each 0 -> 1 (exit 1); got "
               f"{bits} {msrs} (exit {p.returncode})")
         return 1
-    print("PASS: the only guest-visible difference is kvm-pv-unhalt")
+    print(f"PASS: {a} -> {b}: the only guest-visible differences are "
+          f"{names}")
     return 0
 
 
@@ -193,7 +208,8 @@ def emulator():
         print("SKIP: /dev/kvm not usable")
         return 77
     failures = 0
-    rows = [(m, c) for m in ("pc-q35-8.0", "pc-q35-7.2", "pc-i440fx-2.8",
+    rows = [(m, c) for m in ("pc-q35-8.1", "pc-q35-8.0", "pc-q35-7.2",
+                             "pc-i440fx-8.1", "pc-i440fx-2.8",
                              "pc-q35-4.0", "pc-i440fx-1.4")
             for c in ("qemu64", "Haswell", "EPYC", "max")]
     for machine, cpu in rows:
@@ -228,7 +244,7 @@ def main():
     if mode == "determinism":
         return determinism()
     if mode == "abi-diff":
-        return abi_diff()
+        return abi_diff(sys.argv[2], sys.argv[3])
     if mode == "emulator":
         return emulator()
     print(__doc__)

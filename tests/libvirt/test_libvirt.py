@@ -11,14 +11,20 @@ nothing is left running.  The driver's qemu.conf there says user=root
    type (one domcapabilities per -machine help entry); domxml-to-native of
    sample domains gives command lines this binary starts (-S, then quit).
 2. Domains with the cpuid test guest (2 vCPUs, pty serial, USB off): the
-   KVM PV features the guest reports for pc-q35-8.0 / 7.2 with and without
-   <pvspinlock>, <apic eoi>; a start also means libvirt's read-back of the
-   requested features (qom-get of each vCPU property) passed.
+   KVM PV features the guest reports for pc-q35-8.1 / 8.0 / 7.2 with and
+   without <pvspinlock>, <apic eoi>, <kvm><pv-ipi> (libvirt 9.0 passes
+   only kvm-pv-ipi=off: state='on' leaves the machine type's default), and
+   for the 8.1 features libvirt has no element for, a -global through
+   <qemu:commandline>; a start also means libvirt's read-back of the
+   requested features (qom-get of each vCPU property) passed.  The
+   expectations are masked by what this host's KVM offers
+   (KVM_GET_SUPPORTED_CPUID, python/qmp_machine.py).
 3. Lifecycle: suspend/resume (STOP/RESUME), shutdown (system_powerdown: the
    guest, started with wait-powerbtn, polls PM1a_STS and powers off via
    ACPI S5, so the domain ends with reason "shutdown"), destroy.
-4. <hyperv mode='custom'><ipi state='on'/> fails to start with the
-   emulator's "not supported by kernel" error, reported by libvirt.
+4. <hyperv mode='custom'><ipi state='on'/> and <tlbflush state='on'/>
+   fail to start with the emulator's "not supported by kernel" error,
+   reported by libvirt (this host's KVM has no Hyper-V).
 
 Installs libvirt-daemon, libvirt-clients, libvirt-daemon-driver-qemu,
 libvirt-daemon-system (the libvirt-qemu user the driver looks up) and
@@ -107,10 +113,18 @@ def ensure_libvirt():
 
 # Domains -------------------------------------------------------------------
 
+QEMU_NS = "http://libvirt.org/schemas/domain/qemu/1.0"
+
+
 def domain_xml(name, machine, features="", cmdline="exit=acpi all-cpus",
                usb=False, serial=True, kernel=None, on_poweroff="destroy",
-               extra="", devices=""):
-    return f"""<domain type='kvm'>
+               extra="", devices="", qemu_args=()):
+    """qemu_args: extra emulator arguments (<qemu:commandline>)"""
+    ns = f" xmlns:qemu='{QEMU_NS}'" if qemu_args else ""
+    args = "".join(f"<qemu:arg value='{a}'/>" for a in qemu_args)
+    if args:
+        extra += f"\n  <qemu:commandline>{args}</qemu:commandline>"
+    return f"""<domain type='kvm'{ns}>
   <name>{name}</name>
   <memory unit='MiB'>128</memory>
   <vcpu>2</vcpu>{extra}
@@ -275,7 +289,7 @@ def test_domcapabilities(emb):
     r = emb.virsh(cmds)
     got = re.findall(r"<machine>([^<]+)</machine>", r.stdout)
     bad = [n for n, g in zip(names, got)
-           if g != n and not (n in ("pc", "q35") and g.endswith("-8.0"))]
+           if g != n and not (n in ("pc", "q35") and g.endswith("-8.1"))]
     check("domcapabilities/every-machine",
           r.returncode == 0 and len(got) == len(names) and not bad,
           f"{len(names)} names, {len(got)} answers, bad {bad} {r.stderr}")
@@ -378,11 +392,11 @@ def test_domxml_to_native(emb, tmp):
 # 2. PV features ------------------------------------------------------------
 
 def start_and_read(emb, name, machine, features="", cmdline=None,
-                   on_poweroff="destroy"):
+                   on_poweroff="destroy", qemu_args=()):
     import libvirt
     xml = domain_xml(name, machine, features,
                      cmdline or "exit=acpi all-cpus wait-powerbtn",
-                     on_poweroff=on_poweroff)
+                     on_poweroff=on_poweroff, qemu_args=qemu_args)
     try:
         dom = emb.conn.createXML(xml, 0)
     except libvirt.libvirtError as e:
@@ -392,40 +406,89 @@ def start_and_read(emb, name, machine, features="", cmdline=None,
     return dom, out
 
 
+# The PV features the machine types manage, and their defaults
+PV = ["kvm-pv-eoi", "kvm-pv-unhalt", "kvm-pv-tlb-flush", "kvm-pv-ipi",
+      "kvm-pv-sched-yield"]
+PV_BITS = {"kvm-pv-eoi": 6, "kvm-pv-unhalt": 7, "kvm-pv-tlb-flush": 9,
+           "kvm-pv-ipi": 11, "kvm-pv-sched-yield": 13}
+V81 = set(PV)
+V80 = {"kvm-pv-eoi", "kvm-pv-unhalt"}
+V72 = {"kvm-pv-eoi"}
+
+
+def host_pv_offered():
+    sys.path.insert(0, os.path.join(TOP, "python"))
+    from qmp_machine import host_kvm_pv_features
+    eax = host_kvm_pv_features()
+    return {f for f, b in PV_BITS.items() if eax >> b & 1}
+
+
 def test_pv_features(emb):
+    offered = host_pv_offered()
+    print(f"# this host's KVM offers: {sorted(offered)}")
     cases = [
-        # name, machine, <features> XML, feature, expected
-        ("q35-80", "pc-q35-8.0", "", "kvm-pv-unhalt", True),
-        ("q35-72", "pc-q35-7.2", "", "kvm-pv-unhalt", False),
+        # name, machine, <features> XML, features on, argv the XML must
+        # add (None: the XML adds no kvm-pv-* at all), <qemu:commandline>
+        ("q35-81", "pc-q35-8.1", "", V81, None),
+        ("q35-80", "pc-q35-8.0", "", V80, None),
+        ("q35-72", "pc-q35-7.2", "", V72, None),
         ("q35-72-pvspin-on", "pc-q35-7.2", "<pvspinlock state='on'/>",
-         "kvm-pv-unhalt", True),
+         V72 | {"kvm-pv-unhalt"}, "kvm-pv-unhalt=on"),
         ("q35-80-pvspin-off", "pc-q35-8.0", "<pvspinlock state='off'/>",
-         "kvm-pv-unhalt", False),
-        ("q35-80-eoi-off", "pc-q35-8.0", "<apic eoi='off'/>", "kvm-pv-eoi",
-         False),
-        ("q35-72-eoi-off", "pc-q35-7.2", "<apic eoi='off'/>", "kvm-pv-eoi",
-         False),
-        ("q35-72-eoi-on", "pc-q35-7.2", "<apic eoi='on'/>", "kvm-pv-eoi",
-         True),
+         V72, "kvm-pv-unhalt=off"),
+        ("q35-81-pvspin-off", "pc-q35-8.1", "<pvspinlock state='off'/>",
+         V81 - {"kvm-pv-unhalt"}, "kvm-pv-unhalt=off"),
+        ("q35-80-eoi-off", "pc-q35-8.0", "<apic eoi='off'/>",
+         V80 - {"kvm-pv-eoi"}, "kvm-pv-eoi=off"),
+        ("q35-72-eoi-off", "pc-q35-7.2", "<apic eoi='off'/>", set(),
+         "kvm-pv-eoi=off"),
+        ("q35-72-eoi-on", "pc-q35-7.2", "<apic eoi='on'/>", V72,
+         "kvm-pv-eoi=on"),
+        # libvirt's element for kvm-pv-ipi; it passes only the "off"
+        ("q35-81-pvipi-off", "pc-q35-8.1", "<kvm><pv-ipi state='off'/></kvm>",
+         V81 - {"kvm-pv-ipi"}, "kvm-pv-ipi=off"),
+        ("q35-80-pvipi-on", "pc-q35-8.0", "<kvm><pv-ipi state='on'/></kvm>",
+         V80, None),
+        ("q35-81-pvipi-on", "pc-q35-8.1", "<kvm><pv-ipi state='on'/></kvm>",
+         V81, None),
+        ("i440fx-81", "pc-i440fx-8.1", "", V81, None),
+        ("pc-alias", "pc", "", V81, None),
     ]
-    for name, machine, feat, prop, want in cases:
-        dom, out = start_and_read(emb, name, machine, feat)
-        if not check(f"pv/{name}/starts", dom is not None, out):
-            continue
-        f0, f1 = pv_features(out, 0), pv_features(out, 1)
-        check(f"pv/{name}/{prop}={'on' if want else 'off'}",
-              f0 is not None and (prop in f0) == want and f0 == f1,
-              out[-1500:])
-        log = emb.log(name)
-        if feat:
-            check(f"pv/{name}/argv", f"{prop}={'on' if want else 'off'}"
-                  in log, log[-1500:])
-        else:
-            check(f"pv/{name}/argv-silent", prop not in log, log[-1500:])
-        try:
-            dom.destroy()
-        except Exception:  # noqa: BLE001
-            pass
+    for name, machine, feat, on, argv in cases:
+        run_pv_case(emb, name, machine, feat, on & offered, argv)
+    # No element for PV TLB flush and sched-yield: the machine type's
+    # switch, through the emulator's command line
+    run_pv_case(emb, "q35-81-global-yield-off", "pc-q35-8.1", "",
+                (V81 - {"kvm-pv-sched-yield"}) & offered,
+                "x86_64-cpu.x-kvm-auto-enable-pv-sched-yield=off",
+                qemu_args=("-global", "x86_64-cpu."
+                           "x-kvm-auto-enable-pv-sched-yield=off"))
+
+
+def run_pv_case(emb, name, machine, feat, on, argv, qemu_args=()):
+    dom, out = start_and_read(emb, name, machine, feat, qemu_args=qemu_args)
+    if not check(f"pv/{name}/starts", dom is not None, out):
+        return
+    f0, f1 = pv_features(out, 0), pv_features(out, 1)
+    seen = f0 & set(PV) if f0 is not None else None
+    check(f"pv/{name}/guest-sees-" + (",".join(
+          p[len("kvm-pv-"):] for p in PV if p in on) or "none"),
+          seen == on and f0 == f1, f"seen={seen} want={on} {out[-1500:]}")
+    log = emb.log(name)
+    # The command line libvirt logged, one argument per continued line
+    words = log.replace("\\\n", " ").split()
+    cpu = words[len(words) - 1 - words[::-1].index("-cpu") + 1] \
+        if "-cpu" in words else ""
+    if argv:
+        check(f"pv/{name}/argv", argv in log.replace("\\\n", " "),
+              log[-1500:])
+    else:
+        check(f"pv/{name}/argv-silent", cpu and "kvm-pv" not in cpu,
+              f"-cpu {cpu!r}: {log[-1500:]}")
+    try:
+        dom.destroy()
+    except Exception:  # noqa: BLE001
+        pass
 
 
 # 3. Lifecycle --------------------------------------------------------------
@@ -599,17 +662,30 @@ def test_guest_powerbutton_output(emb):
 
 def test_hyperv(emb):
     import libvirt
-    xml = domain_xml("hv", "pc-q35-8.0",
-                     "<hyperv mode='custom'><ipi state='on'/></hyperv>")
-    try:
-        dom = emb.conn.createXML(xml, 0)
-        dom.destroy()
-        check("hyperv-ipi/refused", False, "the domain started")
-    except libvirt.libvirtError as e:
-        msg = str(e)
-        check("hyperv-ipi/refused", "not supported by kernel" in msg and
-              "hv-ipi" in msg, msg)
-    check("hyperv-ipi/argv", "hv-ipi=on" in emb.log("hv"), emb.log("hv"))
+    cases = [
+        # name, machine, <hyperv> content, argv, the feature QEMU names
+        ("hv", "pc-q35-8.0", "<ipi state='on'/>", "hv-ipi=on", "hv-ipi"),
+        ("hv-tlb", "pc-q35-8.1", "<tlbflush state='on'/>", "hv-tlbflush=on",
+         "hv-tlbflush"),
+        ("hv-tlb-vpindex", "pc-q35-8.1",
+         "<vpindex state='on'/><tlbflush state='on'/>",
+         "hv-vpindex=on,hv-tlbflush=on", "hv-vpindex"),
+        ("hv-tlb-80", "pc-q35-8.0", "<tlbflush state='on'/>",
+         "hv-tlbflush=on", "hv-tlbflush"),
+    ]
+    for name, machine, hv, argv, feature in cases:
+        xml = domain_xml(name, machine,
+                         f"<hyperv mode='custom'>{hv}</hyperv>")
+        what = f"hyperv/{name}/{machine}"
+        try:
+            dom = emb.conn.createXML(xml, 0)
+            dom.destroy()
+            check(f"{what}/refused", False, "the domain started")
+        except libvirt.libvirtError as e:
+            msg = str(e)
+            check(f"{what}/refused", "not supported by kernel" in msg and
+                  f"({feature})" in msg, msg)
+        check(f"{what}/argv", argv in emb.log(name), emb.log(name))
 
 
 def main():

@@ -15,13 +15,13 @@ static const char *const i440fx_versions[] = {
     "1.4", "1.5", "1.6", "1.7", "2.0", "2.1", "2.2", "2.3", "2.4", "2.5",
     "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "3.0", "3.1", "4.0",
     "4.1", "4.2", "5.0", "5.1", "5.2", "6.0", "6.1", "6.2", "7.0", "7.1",
-    "7.2", "8.0",
+    "7.2", "8.0", "8.1",
 };
 
 static const char *const q35_versions[] = {
     "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "3.0",
     "3.1", "4.0", "4.0.1", "4.1", "4.2", "5.0", "5.1", "5.2", "6.0", "6.1",
-    "6.2", "7.0", "7.1", "7.2", "8.0",
+    "6.2", "7.0", "7.1", "7.2", "8.0", "8.1",
 };
 
 static const char *const models[] = {
@@ -70,11 +70,17 @@ static void test_query_machines(void)
         g_free(name);
     }
     g_assert_nonnull(find_named(list, "none"));
-    m = find_named(list, "pc-i440fx-8.0");
+    m = find_named(list, "pc-i440fx-8.1");
     g_assert_true(member_true(m, "is-default"));
     g_assert_cmpstr(json_object_get_string_member(m, "alias"), ==, "pc");
-    m = find_named(list, "pc-q35-8.0");
+    m = find_named(list, "pc-q35-8.1");
     g_assert_cmpstr(json_object_get_string_member(m, "alias"), ==, "q35");
+    /* The previous newest lost its alias, as in QEMU */
+    m = find_named(list, "pc-i440fx-8.0");
+    g_assert_false(json_object_has_member(m, "alias"));
+    g_assert_false(member_true(m, "is-default"));
+    g_assert_false(json_object_has_member(find_named(list, "pc-q35-8.0"),
+                                          "alias"));
     g_assert_true(member_true(find_named(list, "pc-i440fx-1.4"),
                               "deprecated"));
     g_assert_false(member_true(find_named(list, "pc-i440fx-2.0"),
@@ -132,7 +138,7 @@ static void test_none_machine(void)
     n = qtest_qmp_return(s, "{\"execute\": \"query-version\"}");
     o = json_object_get_object_member(json_node_get_object(n), "qemu");
     g_assert_cmpint(json_object_get_int_member(o, "major"), ==, 8);
-    g_assert_cmpint(json_object_get_int_member(o, "minor"), ==, 0);
+    g_assert_cmpint(json_object_get_int_member(o, "minor"), ==, 1);
     g_assert_cmpint(json_object_get_int_member(o, "micro"), ==, 0);
     g_assert_true(json_object_has_member(json_node_get_object(n), "package"));
     ver = json_object_get_object_member(qtest_qmp_greeting(s), "version");
@@ -158,7 +164,9 @@ static void test_cpus(void)
     static const char *const props[] = {
         "kvm-pv-unhalt", "feature-words", "filtered-features",
         "x-kvm-auto-enable-pv-unhalt", "x-kvm-auto-enable-pv-eoi",
-        "x-hv-auto-enable-ipi", "level", "xlevel", "xlevel2",
+        "x-hv-auto-enable-ipi", "x-kvm-auto-enable-pv-tlb-flush",
+        "x-kvm-auto-enable-pv-ipi", "x-kvm-auto-enable-pv-sched-yield",
+        "x-hv-auto-enable-tlbflush", "level", "xlevel", "xlevel2",
     };
     size_t i;
 
@@ -261,38 +269,63 @@ static void test_qtest_accel_features(void)
     qtest_state_free(s);
 }
 
-/* The auto-enable knobs: on for 8.0, pc_compat_7_2 turns two off */
+/*
+ * The auto-enable knobs: all on for 8.1; pc_compat_8_0 turns 8.1's four
+ * off, pc_compat_7_2 also 8.0's two
+ */
+static const char *const auto_enable_knobs[] = {
+    "x-kvm-auto-enable-pv-eoi",
+    "x-kvm-auto-enable-pv-unhalt",
+    "x-hv-auto-enable-ipi",
+    "x-kvm-auto-enable-pv-tlb-flush",
+    "x-kvm-auto-enable-pv-ipi",
+    "x-kvm-auto-enable-pv-sched-yield",
+    "x-hv-auto-enable-tlbflush",
+};
+
 typedef struct AutoEnableCase {
     const char *args;
-    bool pv_unhalt, pv_eoi, hv_ipi;
+    const char *knobs;  /* one char per auto_enable_knobs[]: 1 on, 0 off */
 } AutoEnableCase;
 
 static const AutoEnableCase auto_enable_cases[] = {
-    { "-machine pc-q35-8.0", true, true, true },
-    { "-machine pc-i440fx-8.0 -cpu Haswell", true, true, true },
-    { "-machine pc-q35-7.2", false, true, false },
-    { "-machine pc-i440fx-2.0 -cpu Haswell", false, true, false },
+    { "-machine pc-q35-8.1", "1111111" },
+    { "-machine pc-i440fx-8.1 -cpu Haswell", "1111111" },
+    { "-machine q35", "1111111" },
+    { "-machine pc -cpu EPYC", "1111111" },
+    { "-machine pc-q35-8.0", "1110000" },
+    { "-machine pc-i440fx-8.0 -cpu Haswell", "1110000" },
+    { "-machine pc-q35-7.2", "1000000" },
+    { "-machine pc-i440fx-2.0 -cpu Haswell", "1000000" },
     { "-machine q35 -global x86_64-cpu.x-kvm-auto-enable-pv-unhalt=off",
-      false, true, true },
+      "1011111" },
+    { "-machine pc-q35-8.1 -global x86_64-cpu.x-kvm-auto-enable-pv-ipi=off",
+      "1111011" },
     { "-machine pc-q35-7.2 -cpu Haswell,x-kvm-auto-enable-pv-unhalt=on,"
       "x-hv-auto-enable-ipi=on,x-kvm-auto-enable-pv-eoi=off",
-      true, false, true },
+      "0110000" },
+    { "-machine pc-q35-8.0 -cpu qemu64,x-kvm-auto-enable-pv-tlb-flush=on,"
+      "x-hv-auto-enable-tlbflush=on", "1111001" },
 };
 
 static void test_auto_enable_props(const void *opaque)
 {
     const AutoEnableCase *c = opaque;
     QTestState *s = qtest_init(c->args);
+    size_t i;
 
-    g_assert_cmpint(qtest_qom_get_bool(s, CPU0,
-                                       "x-kvm-auto-enable-pv-unhalt"),
-                    ==, c->pv_unhalt);
-    g_assert_cmpint(qtest_qom_get_bool(s, CPU0, "x-kvm-auto-enable-pv-eoi"),
-                    ==, c->pv_eoi);
-    g_assert_cmpint(qtest_qom_get_bool(s, CPU0, "x-hv-auto-enable-ipi"),
-                    ==, c->hv_ipi);
+    g_assert_cmpuint(strlen(c->knobs), ==, G_N_ELEMENTS(auto_enable_knobs));
+    for (i = 0; i < G_N_ELEMENTS(auto_enable_knobs); i++) {
+        g_test_message("%s", auto_enable_knobs[i]);
+        g_assert_cmpint(qtest_qom_get_bool(s, CPU0, auto_enable_knobs[i]),
+                        ==, c->knobs[i] == '1');
+    }
     /* Under qtest nothing is auto-enabled */
     g_assert_false(qtest_qom_get_bool(s, CPU0, "kvm-pv-unhalt"));
+    g_assert_false(qtest_qom_get_bool(s, CPU0, "kvm-pv-tlb-flush"));
+    g_assert_false(qtest_qom_get_bool(s, CPU0, "kvm-pv-ipi"));
+    g_assert_false(qtest_qom_get_bool(s, CPU0, "kvm-pv-sched-yield"));
+    g_assert_false(qtest_qom_get_bool(s, CPU0, "hv-tlbflush"));
     qtest_quit(s);
     qtest_state_free(s);
 }
