@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "chardev/char.h"
+#include "exec/memory.h"
 #include "hw/boards.h"
 #include "monitor/hmp.h"
 #include "monitor/qmp.h"
@@ -150,10 +151,55 @@ static void info_iothreads(GString *out, JsonArray *a)
     }
 }
 
+/* Appends text (lines ending in \n) with the monitor's CRLF line ends */
+static void hmp_puts(GString *out, char *text)
+{
+    const char *p;
+
+    for (p = text; *p; p++) {
+        if (*p == '\n') {
+            g_string_append_c(out, '\r');
+        }
+        g_string_append_c(out, *p);
+    }
+    g_free(text);
+}
+
+/* info mtree [-f] [-o] [-D] */
+static void info_mtree(GString *out, const char *what, char **args)
+{
+    bool flat = false, owner = false, disabled = false;
+    int i;
+
+    for (i = 0; args[i]; i++) {
+        if (args[i][0] != '-') {
+            g_string_append_printf(out, "%s: extraneous characters at the end"
+                                   " of line\r\nTry \"help info %s\" for more "
+                                   "information\r\n", what, what);
+            return;
+        }
+        if (!strcmp(args[i], "-f")) {
+            flat = true;
+        } else if (!strcmp(args[i], "-o")) {
+            owner = true;
+        } else if (!strcmp(args[i], "-D")) {
+            disabled = true;
+        } else {
+            g_string_append_printf(out, "%s: unsupported option %s\r\nTry "
+                                   "\"help info %s\" for more information\r\n",
+                                   what, args[i], what);
+            return;
+        }
+    }
+    hmp_puts(out, mtree_info_text(flat, owner, disabled));
+}
+
 static const struct {
     const char *name, *qmp, *help;
     void (*obj)(GString *out, JsonObject *o);
     void (*arr)(GString *out, JsonArray *a);
+    /* HMP-only commands: the words after the name */
+    void (*hmp)(GString *out, const char *what, char **args);
 } info_cmds[] = {
     { "chardev", "query-chardev", "the character devices", NULL,
       info_chardev },
@@ -162,6 +208,8 @@ static const struct {
     { "iothreads", "query-iothreads", "the iothread objects", NULL,
       info_iothreads },
     { "kvm", "query-kvm", "whether KVM runs the guest", info_kvm, NULL },
+    { "mtree", NULL, "the memory tree (-f: the flat views; -o: owners; "
+      "-D: disabled regions too)", NULL, NULL, info_mtree },
     { "name", "query-name", "the VM's name (-name)", info_name, NULL },
     { "status", "query-status", "whether the VM runs", info_status, NULL },
     { "version", "query-version", "the emulator's version", info_version,
@@ -171,6 +219,7 @@ static const struct {
 static void hmp_info(GString *out, const char *arg)
 {
     char **words = g_strsplit_set(arg, " \t", -1);
+    GPtrArray *args = g_ptr_array_new();
     const char *what = NULL, *extra = NULL;
     size_t i;
     int w;
@@ -181,10 +230,12 @@ static void hmp_info(GString *out, const char *arg)
         }
         if (!what) {
             what = words[w];
-        } else if (!extra) {
-            extra = words[w];
+        } else {
+            extra = extra ? extra : words[w];
+            g_ptr_array_add(args, words[w]);
         }
     }
+    g_ptr_array_add(args, NULL);
     if (!what) {
         for (i = 0; i < G_N_ELEMENTS(info_cmds); i++) {
             g_string_append_printf(out, "info %s  -- show %s\r\n",
@@ -197,6 +248,10 @@ static void hmp_info(GString *out, const char *arg)
 
         if (strcmp(what, info_cmds[i].name)) {
             continue;
+        }
+        if (info_cmds[i].hmp) {
+            info_cmds[i].hmp(out, what, (char **)args->pdata);
+            goto out;
         }
         if (extra) {
             g_string_append_printf(out, "%s: extraneous characters at the end "
@@ -217,6 +272,7 @@ static void hmp_info(GString *out, const char *arg)
     }
     g_string_append_printf(out, "unknown command: 'info %s'\r\n", what);
 out:
+    g_ptr_array_free(args, TRUE);
     g_strfreev(words);
 }
 

@@ -274,6 +274,12 @@ GPtrArray *object_property_list(Object *obj)
     return out;
 }
 
+/* What an alias property forwards to */
+typedef struct AliasTarget {
+    Object *obj;
+    char *name;
+} AliasTarget;
+
 ObjectProperty *object_property_add(Object *obj, const char *name,
                                     const char *type, ObjectPropertyGet *get,
                                     ObjectPropertySet *set)
@@ -294,11 +300,91 @@ ObjectProperty *object_property_add(Object *obj, const char *name,
 
 static void property_free(ObjectProperty *prop)
 {
+    if (prop->alias_target) {
+        AliasTarget *t = prop->opaque_ptr;
+
+        g_free(t->name);
+        g_free(t);
+    }
     g_free(prop->name);
     g_free(prop->type);
     g_free(prop->description);
     g_free(prop->defval);
     g_free(prop);
+}
+
+void object_property_del(Object *obj, const char *name)
+{
+    guint i;
+
+    for (i = 0; obj->dynamic_props && i < obj->dynamic_props->len; i++) {
+        ObjectProperty *prop = g_ptr_array_index(obj->dynamic_props, i);
+
+        if (!strcmp(prop->name, name)) {
+            g_hash_table_remove(obj->user_set, prop->name);
+            g_ptr_array_remove_index(obj->dynamic_props, i);
+            property_free(prop);
+            return;
+        }
+    }
+}
+
+static JsonNode *link_get(Object *obj, ObjectProperty *prop, Error **errp)
+{
+    Object *target = *(Object **)prop->opaque_ptr;
+    char *path = target ? object_get_canonical_path(target) : g_strdup("");
+    JsonNode *n = json_node_init_string(json_node_alloc(), path);
+
+    g_free(path);
+    return n;
+}
+
+ObjectProperty *object_property_add_link(Object *obj, const char *name,
+                                         const char *type,
+                                         Object **targetp)
+{
+    char *t = g_strdup_printf("link<%s>", type);
+    ObjectProperty *prop = object_property_add(obj, name, t, link_get, NULL);
+
+    g_free(t);
+    prop->opaque_ptr = targetp;
+    return prop;
+}
+
+static JsonNode *alias_get(Object *obj, ObjectProperty *prop, Error **errp)
+{
+    AliasTarget *t = prop->opaque_ptr;
+
+    return object_property_get(t->obj, t->name, errp);
+}
+
+static bool alias_set(Object *obj, ObjectProperty *prop, JsonNode *value,
+                      Error **errp)
+{
+    AliasTarget *t = prop->opaque_ptr;
+
+    return object_property_set(t->obj, t->name, value, errp);
+}
+
+ObjectProperty *object_property_add_alias(Object *obj, const char *name,
+                                          Object *target,
+                                          const char *target_name)
+{
+    ObjectProperty *tp = object_property_find(target, target_name);
+    ObjectProperty *prop;
+    AliasTarget *t;
+
+    g_assert(tp);
+    prop = object_property_add(obj, name, tp->type, tp->get ? alias_get : NULL,
+                               tp->set ? alias_set : NULL);
+    prop->kind = tp->kind;
+    prop->description = g_strdup(tp->description);
+    t = g_new0(AliasTarget, 1);
+    t->obj = target;
+    t->name = g_strdup(target_name);
+    prop->opaque_ptr = t;
+    prop->alias_target = true;
+    return prop;
 }
 
 JsonNode *object_property_get(Object *obj, const char *name, Error **errp)
@@ -503,13 +589,11 @@ static void object_init_rec(Object *obj, TypeImpl *ti)
     }
 }
 
-Object *object_new_with_class(ObjectClass *oc)
+static void object_init_instance(Object *obj, ObjectClass *oc)
 {
     TypeImpl *ti = oc->type, *p;
-    Object *obj;
 
     g_assert(!ti->info->abstract);
-    obj = g_malloc0(type_instance_size(ti));
     obj->klass = oc;
     obj->ref = 1;
     obj->children = g_ptr_array_new();
@@ -523,6 +607,13 @@ Object *object_new_with_class(ObjectClass *oc)
     }
     /* Only writes after creation count as "set by the user". */
     g_hash_table_remove_all(obj->user_set);
+}
+
+Object *object_new_with_class(ObjectClass *oc)
+{
+    Object *obj = g_malloc0(type_instance_size(oc->type));
+
+    object_init_instance(obj, oc);
     return obj;
 }
 
@@ -534,9 +625,29 @@ Object *object_new(const char *typename)
     return object_new_with_class(oc);
 }
 
+void object_initialize(void *data, size_t size, const char *typename)
+{
+    ObjectClass *oc = object_class_by_name(typename);
+    Object *obj = data;
+
+    g_assert(oc);
+    g_assert(size >= type_instance_size(oc->type));
+    memset(data, 0, size);
+    obj->embedded = true;
+    object_init_instance(obj, oc);
+}
+
+void object_initialize_child(Object *parent, const char *name, void *child,
+                             size_t size, const char *typename)
+{
+    object_initialize(child, size, typename);
+    object_property_add_child(parent, name, child);
+    object_unref(child);
+}
+
 Object *object_ref(Object *obj)
 {
-    obj->ref++;
+    g_atomic_int_inc(&obj->ref);
     return obj;
 }
 
@@ -545,11 +656,12 @@ void object_unref(Object *obj)
     TypeImpl *ti;
     guint i;
 
-    if (!obj || --obj->ref > 0) {
+    if (!obj || !g_atomic_int_dec_and_test(&obj->ref)) {
         return;
     }
     while (obj->children->len) {
-        object_unparent(g_ptr_array_index(obj->children, 0));
+        object_unparent(g_ptr_array_index(obj->children,
+                                          obj->children->len - 1));
     }
     for (ti = obj->klass->type; ti; ti = ti->parent_type) {
         if (ti->info->instance_finalize) {
@@ -579,7 +691,9 @@ void object_unref(Object *obj)
     g_ptr_array_free(obj->children, TRUE);
     g_hash_table_destroy(obj->user_set);
     g_free(obj->name);
-    g_free(obj);
+    if (!obj->embedded) {
+        g_free(obj);
+    }
 }
 
 const char *object_get_typename(const Object *obj)
@@ -652,14 +766,31 @@ Object *object_get_container(const char *name)
     return c;
 }
 
-void object_property_add_child(Object *parent, const char *name, Object *child)
+const char *object_property_add_child(Object *parent, const char *name,
+                                      Object *child)
 {
     g_assert(!child->parent);
-    g_assert(!object_resolve_path_component(parent, name));
+    if (g_str_has_suffix(name, "[*]")) {
+        size_t base = strlen(name) - 3;
+        unsigned i;
+
+        for (i = 0;; i++) {
+            char *n = g_strdup_printf("%.*s[%u]", (int)base, name, i);
+
+            if (!object_resolve_path_component(parent, n)) {
+                child->name = n;
+                break;
+            }
+            g_free(n);
+        }
+    } else {
+        g_assert(!object_resolve_path_component(parent, name));
+        child->name = g_strdup(name);
+    }
     child->parent = parent;
-    child->name = g_strdup(name);
     object_ref(child);
     g_ptr_array_add(parent->children, child);
+    return child->name;
 }
 
 void object_unparent(Object *obj)

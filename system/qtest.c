@@ -218,7 +218,17 @@ static void cmd_out(QTestServer *q, QTestRequest *r, const QTestCommand *c)
         !arg_u64(q, r, 2, &value)) {
         return;
     }
-    ioport_write(port, c->size, value);
+    switch (c->size) {
+    case 1:
+        cpu_outb(port, value);
+        break;
+    case 2:
+        cpu_outw(port, value);
+        break;
+    default:
+        cpu_outl(port, value);
+        break;
+    }
     qtest_send(q, "OK\n");
 }
 
@@ -229,7 +239,9 @@ static void cmd_in(QTestServer *q, QTestRequest *r, const QTestCommand *c)
     if (!need_args(q, r, 1) || !arg_port(q, r, &port)) {
         return;
     }
-    qtest_sendf(q, "OK 0x%04x\n", ioport_read(port, c->size));
+    qtest_sendf(q, "OK 0x%04x\n", c->size == 1   ? cpu_inb(port)
+                                  : c->size == 2 ? cpu_inw(port)
+                                                 : cpu_inl(port));
 }
 
 static void cmd_write_n(QTestServer *q, QTestRequest *r,

@@ -945,7 +945,7 @@ void qemu_init(int argc, char **argv)
     if (mc->ram_below_4g) {
         memory_set_below_4g_limit(mc->ram_below_4g(ms));
     }
-    if (!memory_machine_init(ms->ram_size, &err)) {
+    if (!machine_init_ram(ms, &err)) {
         error_report_err(err);
         exit(1);
     }

@@ -5,6 +5,7 @@
  * Every ioctl is checked; failures become errors for the caller.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -26,16 +27,28 @@
 #include "sysemu/runstate.h"
 #include "target/i386/hyperv.h"
 
+/* A memory slot: guest physical start, size and the host memory */
+typedef struct KVMSlot {
+    int id;
+    uint64_t start, size;
+    void *host;
+    uint32_t flags;
+} KVMSlot;
+
 typedef struct KVMState {
     int fd;
     int vm_fd;
     bool pit;           /* the in-kernel PIT exists */
     int run_size;
-    void *ram;
-    uint64_t ram_size;
     GHashTable *vcpus; /* X86CPU* -> KVMVCPU* */
     GPtrArray *vcpu_list; /* KVMVCPU*, by index */
     MachineState *ms;
+    MemoryListener memory_listener;
+    GArray *slots;      /* KVMSlot */
+    int max_slots;
+    bool readonly_mem;  /* KVM_CAP_READONLY_MEM */
+    char *slot_error;   /* a slot update failed (reported at vCPU init) */
+    bool vcpus_running_hook; /* start-up is over: errors stop the VM */
 } KVMState;
 
 /*
@@ -57,6 +70,9 @@ typedef struct KVMVCPU {
 } KVMVCPU;
 
 #define SIG_IPI SIGUSR1
+#define ROUND_UP(n, d) (((n) + (d) - 1) & -(d))
+#define container_of(ptr, type, member) \
+    ((type *)((char *)(ptr) - offsetof(type, member)))
 
 static KVMState *kvm_state;
 
@@ -78,39 +94,151 @@ bool kvm_available(void)
     return ok;
 }
 
-static bool kvm_set_ram(KVMState *s, uint64_t size, Error **errp)
-{
-    struct kvm_userspace_memory_region r = { 0 };
-    uint64_t below;
+static gboolean vm_internal_error_bh(gpointer data);
 
-    /* The machine's RAM block (exec/memory.h), shared with qtest */
-    s->ram = memory_ram_alloc(size, errp);
-    if (!s->ram) {
-        return false;
-    }
-    below = memory_below_4g();
-    s->ram_size = size;
-    r.slot = 0;
-    r.guest_phys_addr = 0;
-    r.memory_size = below;
-    r.userspace_addr = (uintptr_t)s->ram;
+/*
+ * Memory slots follow the RAM and ROM ranges of the "memory" address
+ * space's flat view (page-aligned parts; ROM read-only where the host
+ * allows it, else left to MMIO exits, which read it and drop writes).
+ * Every commit removes the slots that changed, then adds the new ones.
+ */
+static bool kvm_slot_equal(const KVMSlot *a, const KVMSlot *b)
+{
+    return a->start == b->start && a->size == b->size &&
+           a->host == b->host && a->flags == b->flags;
+}
+
+static bool kvm_slot_ioctl(KVMState *s, const KVMSlot *k, bool remove)
+{
+    struct kvm_userspace_memory_region r = {
+        .slot = k->id,
+        .flags = k->flags,
+        .guest_phys_addr = k->start,
+        .memory_size = remove ? 0 : k->size,
+        .userspace_addr = (uintptr_t)k->host,
+    };
+
     if (ioctl(s->vm_fd, KVM_SET_USER_MEMORY_REGION, &r) < 0) {
-        error_setg(errp, "KVM_SET_USER_MEMORY_REGION failed: %s",
-                   strerror(errno));
+        g_free(s->slot_error);
+        s->slot_error = g_strdup_printf("KVM_SET_USER_MEMORY_REGION failed "
+                                        "for 0x%" PRIx64 "+0x%" PRIx64 ": %s",
+                                        k->start, k->size, strerror(errno));
         return false;
-    }
-    if (size > below) {
-        r.slot = 1;
-        r.guest_phys_addr = 0x100000000ULL;
-        r.memory_size = size - below;
-        r.userspace_addr = (uintptr_t)s->ram + below;
-        if (ioctl(s->vm_fd, KVM_SET_USER_MEMORY_REGION, &r) < 0) {
-            error_setg(errp, "KVM_SET_USER_MEMORY_REGION failed: %s",
-                       strerror(errno));
-            return false;
-        }
     }
     return true;
+}
+
+static int kvm_slot_alloc_id(KVMState *s)
+{
+    int id;
+    guint i;
+
+    for (id = 0; id < s->max_slots; id++) {
+        bool used = false;
+
+        for (i = 0; i < s->slots->len && !used; i++) {
+            used = g_array_index(s->slots, KVMSlot, i).id == id;
+        }
+        if (!used) {
+            return id;
+        }
+    }
+    return -1;
+}
+
+static GArray *kvm_wanted_slots(KVMState *s, FlatView *fv)
+{
+    GArray *want = g_array_new(FALSE, TRUE, sizeof(KVMSlot));
+    uint64_t page = getpagesize();
+    unsigned i;
+
+    for (i = 0; fv && i < fv->nr; i++) {
+        const FlatRange *r = &fv->ranges[i];
+        uint64_t start = ROUND_UP(r->start, page);
+        Int128 end = ((Int128)r->start + r->size) & ~(Int128)(page - 1);
+        KVMSlot k = { 0 };
+
+        if (!r->mr->ram || end <= start ||
+            (r->readonly && !s->readonly_mem)) {
+            continue;
+        }
+        k.start = start;
+        k.size = (uint64_t)(end - start);
+        k.host = r->mr->ram_ptr + r->offset_in_region + (start - r->start);
+        k.flags = r->readonly ? KVM_MEM_READONLY : 0;
+        g_array_append_val(want, k);
+    }
+    return want;
+}
+
+static void kvm_memory_commit(MemoryListener *l, AddressSpace *as,
+                              FlatView *old_fv, FlatView *new_fv)
+{
+    KVMState *s = container_of(l, KVMState, memory_listener);
+    GArray *want = kvm_wanted_slots(s, new_fv);
+    guint i, j;
+
+    /* Slots that are not wanted as they are go first: KVM refuses overlap */
+    for (i = 0; i < s->slots->len;) {
+        KVMSlot *k = &g_array_index(s->slots, KVMSlot, i);
+        bool keep = false;
+
+        for (j = 0; j < want->len && !keep; j++) {
+            keep = kvm_slot_equal(k, &g_array_index(want, KVMSlot, j));
+        }
+        if (keep) {
+            i++;
+            continue;
+        }
+        kvm_slot_ioctl(s, k, true);
+        g_array_remove_index(s->slots, i);
+    }
+    for (j = 0; j < want->len; j++) {
+        KVMSlot *w = &g_array_index(want, KVMSlot, j);
+        bool have = false;
+
+        for (i = 0; i < s->slots->len && !have; i++) {
+            have = kvm_slot_equal(&g_array_index(s->slots, KVMSlot, i), w);
+        }
+        if (have) {
+            continue;
+        }
+        w->id = kvm_slot_alloc_id(s);
+        if (w->id < 0) {
+            g_free(s->slot_error);
+            s->slot_error = g_strdup("KVM: out of memory slots");
+            continue;
+        }
+        if (kvm_slot_ioctl(s, w, false)) {
+            g_array_append_val(s->slots, *w);
+        }
+    }
+    g_array_free(want, TRUE);
+    if (s->slot_error && kvm_state && s->vcpus_running_hook) {
+        /* At run time there is nobody to return the error to */
+        error_report("%s", s->slot_error);
+        g_idle_add(vm_internal_error_bh, NULL);
+        g_clear_pointer(&s->slot_error, g_free);
+    }
+}
+
+/* info mtree -f marks the ranges that are exactly one slot "KVM" */
+static bool kvm_has_memory(AddressSpace *as, hwaddr start, hwaddr size)
+{
+    KVMState *s = kvm_state;
+    guint i;
+
+    if (!s || as != &address_space_memory) {
+        return false;
+    }
+    for (i = 0; i < s->slots->len; i++) {
+        KVMSlot *k = &g_array_index(s->slots, KVMSlot, i);
+
+        if (k->start == start && k->size == size) {
+            return true;
+        }
+    }
+    return false;
 }
 
 static bool kvm_create_irqchip(KVMState *s, KernelIrqchip mode, bool pit,
@@ -314,12 +442,25 @@ bool kvm_init(MachineState *ms, Error **errp)
         goto fail;
     }
     if (!kvm_create_irqchip(s, ms->kernel_irqchip,
-                            ms->pit != ON_OFF_AUTO_OFF, errp) ||
-        !kvm_set_ram(s, ms->ram_size, errp)) {
+                            ms->pit != ON_OFF_AUTO_OFF, errp)) {
         goto fail;
     }
+    s->max_slots = ioctl(s->fd, KVM_CHECK_EXTENSION, KVM_CAP_NR_MEMSLOTS);
+    if (s->max_slots <= 0) {
+        s->max_slots = 32;
+    }
+    s->readonly_mem = ioctl(s->vm_fd, KVM_CHECK_EXTENSION,
+                            KVM_CAP_READONLY_MEM) > 0;
+    s->slots = g_array_new(FALSE, TRUE, sizeof(KVMSlot));
     s->vcpus = g_hash_table_new(NULL, NULL);
     kvm_state = s;
+    s->memory_listener.commit = kvm_memory_commit;
+    memory_listener_register(&s->memory_listener, &address_space_memory);
+    memory_set_accel_has_memory("KVM", kvm_has_memory);
+    if (s->slot_error) {
+        error_setg(errp, "%s", s->slot_error);
+        return false;
+    }
     return true;
 
 fail:
@@ -551,6 +692,7 @@ static void vcpu_fail(KVMVCPU *v, const char *fmt, ...)
     g_main_context_invoke(NULL, vm_internal_error_bh, NULL);
 }
 
+/* Port I/O through the "I/O" address space, one access per repetition */
 static void vcpu_handle_io(KVMVCPU *v)
 {
     struct kvm_run *run = v->run;
@@ -559,29 +701,23 @@ static void vcpu_handle_io(KVMVCPU *v)
     uint32_t i;
 
     for (i = 0; i < run->io.count; i++, data += size) {
-        uint32_t val = 0;
-
-        if (run->io.direction == KVM_EXIT_IO_OUT) {
-            memcpy(&val, data, size);
-            ioport_write(run->io.port, size, val);
-        } else {
-            val = ioport_read(run->io.port, size);
-            memcpy(data, &val, size);
-        }
+        address_space_rw(&address_space_io, run->io.port,
+                         MEMTXATTRS_UNSPECIFIED, data, size,
+                         run->io.direction == KVM_EXIT_IO_OUT);
     }
 }
 
 /*
- * No MMIO devices outside the kernel: reads give zeros (QEMU 7.2's
- * unassigned memory, as a guest sees it there), writes vanish
+ * MMIO through "memory": device regions, unassigned memory (zeros), ROM
+ * without read-only slots, RAM while its slot is being replaced
  */
 static void vcpu_handle_mmio(KVMVCPU *v)
 {
     struct kvm_run *run = v->run;
 
-    if (!run->mmio.is_write) {
-        memset(run->mmio.data, 0, sizeof(run->mmio.data));
-    }
+    address_space_rw(&address_space_memory, run->mmio.phys_addr,
+                     MEMTXATTRS_UNSPECIFIED, run->mmio.data, run->mmio.len,
+                     run->mmio.is_write);
 }
 
 static void vcpu_report_internal_error(KVMVCPU *v)
@@ -774,6 +910,10 @@ bool kvm_init_vcpus(MachineState *ms, Error **errp)
 {
     guint i;
 
+    if (kvm_state->slot_error) {
+        error_setg(errp, "%s", kvm_state->slot_error);
+        return false;
+    }
     for (i = 0; ms->cpus && i < ms->cpus->len; i++) {
         if (!kvm_init_vcpu(ms, g_ptr_array_index(ms->cpus, i), errp)) {
             return false;
@@ -812,6 +952,7 @@ static const RunstateHooks kvm_runstate_hooks = {
 
 void kvm_start_machine(MachineState *ms)
 {
+    kvm_state->vcpus_running_hook = true;
     pc_set_irq_handler(kvm_set_irq);
     runstate_set_hooks(&kvm_runstate_hooks);
     qemu_set_reset_vcpu_hooks(kvm_pause_all, kvm_resume_all);

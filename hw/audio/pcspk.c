@@ -17,11 +17,12 @@ typedef struct PCSpkState {
     bool data_on;
     bool gate;              /* without an in-kernel PIT */
     uint8_t refresh;        /* bit 4, toggled per read */
+    MemoryRegion io;
 } PCSpkState;
 
 static PCSpkState pcspk;
 
-static uint32_t pcspk_read(void *opaque, uint16_t offset, unsigned size)
+static uint64_t pcspk_read(void *opaque, hwaddr addr, unsigned size)
 {
     PCSpkState *s = opaque;
     bool gate, out;
@@ -38,8 +39,8 @@ static uint32_t pcspk_read(void *opaque, uint16_t offset, unsigned size)
     return v;
 }
 
-static void pcspk_write(void *opaque, uint16_t offset, unsigned size,
-                        uint32_t value)
+static void pcspk_write(void *opaque, hwaddr addr, uint64_t value,
+                        unsigned size)
 {
     PCSpkState *s = opaque;
 
@@ -51,11 +52,17 @@ static void pcspk_write(void *opaque, uint16_t offset, unsigned size,
     g_mutex_unlock(&s->lock);
 }
 
+static const MemoryRegionOps pcspk_ops = {
+    .read = pcspk_read,
+    .write = pcspk_write,
+    .impl.min_access_size = 1,
+    .impl.max_access_size = 1,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+};
+
 bool pcspk_create(Error **errp)
 {
-    if (!ioport_register(0x61, 1, pcspk_read, pcspk_write, &pcspk)) {
-        error_setg(errp, "pcspk: I/O port 0x61 is in use");
-        return false;
-    }
+    memory_region_init_io(&pcspk.io, NULL, &pcspk_ops, &pcspk, "pcspk", 1);
+    memory_region_add_subregion(get_system_io(), 0x61, &pcspk.io);
     return true;
 }

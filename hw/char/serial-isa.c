@@ -43,6 +43,7 @@ typedef struct ISASerialState {
     int index;
     uint16_t iobase;
     int irq;
+    MemoryRegion io;
     GByteArray *out;        /* for the chardev, sent by the main loop */
     GByteArray *in;         /* from the chardev, waiting for UART room */
     bool flush_scheduled;
@@ -162,17 +163,14 @@ static void isa_serial_feed(ISASerialState *s)
 
 /* Register read/write ---------------------------------------------------- */
 
-static uint32_t isa_serial_ioport_read(void *opaque, uint16_t offset,
+static uint64_t isa_serial_ioport_read(void *opaque, hwaddr addr,
                                        unsigned size)
 {
     ISASerialState *s = opaque;
-    uint32_t v = 0;
-    unsigned i;
+    uint8_t v;
 
     g_mutex_lock(&s->lock);
-    for (i = 0; i < size; i++) {
-        v |= (uint32_t)serial_read(&s->uart, offset + i) << (8 * i);
-    }
+    v = serial_read(&s->uart, addr & 7);
     if (s->in->len) {
         isa_serial_feed(s);
     }
@@ -180,18 +178,25 @@ static uint32_t isa_serial_ioport_read(void *opaque, uint16_t offset,
     return v;
 }
 
-static void isa_serial_ioport_write(void *opaque, uint16_t offset,
-                                    unsigned size, uint32_t value)
+static void isa_serial_ioport_write(void *opaque, hwaddr addr, uint64_t value,
+                                    unsigned size)
 {
     ISASerialState *s = opaque;
-    unsigned i;
 
     g_mutex_lock(&s->lock);
-    for (i = 0; i < size; i++) {
-        serial_write(&s->uart, offset + i, value >> (8 * i));
-    }
+    serial_write(&s->uart, addr & 7, value);
     g_mutex_unlock(&s->lock);
 }
+
+/* QEMU 7.2's serial_io_ops: byte registers, any alignment */
+static const MemoryRegionOps isa_serial_io_ops = {
+    .read = isa_serial_ioport_read,
+    .write = isa_serial_ioport_write,
+    .valid.unaligned = true,
+    .impl.min_access_size = 1,
+    .impl.max_access_size = 1,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+};
 
 /* Chardev input (main thread) -------------------------------------------- */
 
@@ -338,12 +343,8 @@ static bool isa_serial_realize(int index, int64_t iobase, int64_t irq,
     if (chr && !qemu_chr_set_handlers(chr, &h, errp)) {
         goto fail;
     }
-    if (!ioport_register(s->iobase, 8, isa_serial_ioport_read,
-                         isa_serial_ioport_write, s)) {
-        error_setg(errp, "isa-serial: I/O ports 0x%x-0x%x are in use",
-                   s->iobase, s->iobase + 7);
-        goto fail;
-    }
+    memory_region_init_io(&s->io, NULL, &isa_serial_io_ops, s, "serial", 8);
+    memory_region_add_subregion(get_system_io(), s->iobase, &s->io);
     isa_serial_index_used[index] = true;
     if (!isa_serials[index]) {
         isa_serials[index] = s;

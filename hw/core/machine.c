@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "exec/memory.h"
 #include "hw/boards.h"
 #include "monitor/qmp.h"
 #include "monitor/qmp-commands.h"
@@ -225,6 +226,33 @@ void machine_class_help(MachineClass *mc)
         g_free(left);
     }
     g_ptr_array_free(props, TRUE);
+}
+
+/* RAM ----------------------------------------------------------------------- */
+
+bool machine_init_ram(MachineState *ms, Error **errp)
+{
+    MachineClass *mc = MACHINE_GET_CLASS(ms);
+    const char *id = mc->default_ram_id ? mc->default_ram_id : "ram";
+    Object *owner = NULL;
+
+    /* The address spaces exist before anything is mapped into them */
+    get_system_memory();
+    get_system_io();
+    if (ms->memory_backend) {
+        owner = object_resolve_path_component(object_get_container("objects"),
+                                              ms->memory_backend);
+        id = ms->memory_backend;
+    }
+    if (!memory_machine_init_ram(owner, id, ms->ram_size, errp)) {
+        return false;
+    }
+    if (!mc->init) {
+        /* "none": the RAM whole at 0, as QEMU maps it */
+        memory_region_add_subregion(get_system_memory(), 0,
+                                    memory_ram_region());
+    }
+    return true;
 }
 
 /* vCPUs --------------------------------------------------------------------- */

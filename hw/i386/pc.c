@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "exec/memory.h"
 #include "hw/acpi/pm.h"
 #include "hw/i386/acpi-build.h"
 #include "hw/i386/pc.h"
@@ -535,8 +536,59 @@ static void pc_acpi_reset(void *opaque)
 }
 
 /*
- * The board: vCPUs, the ACPI PM block and tables (the RSDP goes to the
- * boot loader), the reset and power-button hooks.
+ * Guest RAM as QEMU 7.2's PC maps it (ram-below-4g, ram-above-4g), and
+ * the PCI address space under it (empty, for now) at priority -1
+ */
+static MemoryRegion pci_memory;
+
+static void pc_memory_init(MachineState *ms)
+{
+    memory_region_transaction_begin();
+    memory_map_pc_ram();
+    memory_region_init(&pci_memory, NULL, "pci", UINT64_MAX);
+    memory_region_add_subregion_overlap(get_system_memory(), 0, &pci_memory,
+                                        -1);
+    memory_region_transaction_commit();
+}
+
+/*
+ * Ports every PC has without a device behind them in QEMU 7.2: the POST
+ * diagnostic port 0x80 and the FPU error port 0xf0 read all-ones and
+ * take writes (QEMU's 0xf0 write lowers FERR, which KVM never raises)
+ */
+static MemoryRegion ioport80_io, ioportf0_io;
+
+static uint64_t pc_ioport_read(void *opaque, hwaddr addr, unsigned size)
+{
+    return UINT64_MAX;
+}
+
+static void pc_ioport_write(void *opaque, hwaddr addr, uint64_t data,
+                            unsigned size)
+{
+}
+
+static const MemoryRegionOps pc_ioport_ops = {
+    .read = pc_ioport_read,
+    .write = pc_ioport_write,
+    .impl.min_access_size = 1,
+    .impl.max_access_size = 1,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+};
+
+static void pc_basic_ports_init(void)
+{
+    memory_region_init_io(&ioport80_io, NULL, &pc_ioport_ops, NULL,
+                          "ioport80", 1);
+    memory_region_add_subregion(get_system_io(), 0x80, &ioport80_io);
+    memory_region_init_io(&ioportf0_io, NULL, &pc_ioport_ops, NULL,
+                          "ioportF0", 1);
+    memory_region_add_subregion(get_system_io(), 0xf0, &ioportf0_io);
+}
+
+/*
+ * The board: RAM, vCPUs, the ACPI PM block and tables (the RSDP goes to
+ * the boot loader), the reset and power-button hooks.
  */
 bool pc_machine_init(MachineState *ms, Error **errp)
 {
@@ -544,7 +596,12 @@ bool pc_machine_init(MachineState *ms, Error **errp)
         ms->cpu_env.accel == X86_ACCEL_KVM) {
         ms->smm = ON_OFF_AUTO_OFF;      /* whatever -machine smm= said */
     }
-    if (!machine_create_cpus(ms, errp) || !pc_devices_create(ms, errp)) {
+    pc_memory_init(ms);
+    if (!machine_create_cpus(ms, errp)) {
+        return false;
+    }
+    pc_basic_ports_init();
+    if (!pc_devices_create(ms, errp)) {
         return false;
     }
     if (acpi_enabled(ms)) {

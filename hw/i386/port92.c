@@ -1,7 +1,8 @@
 /*
  * System control port A (0x92): bit 1 is the fast A20 gate, bit 0 a CPU
  * reset (written as 1).  KVM guests always see A20 enabled; the bit is
- * only remembered.
+ * only remembered.  As in QEMU 7.2 the port reads 0x02 at power-on, keeps
+ * what is written (bit 0 too, until the reset it asked for clears it).
  */
 #include <glib.h>
 
@@ -19,11 +20,12 @@
 typedef struct Port92State {
     GMutex lock;
     uint8_t outport;
+    MemoryRegion io;
 } Port92State;
 
 /* Register read/write ---------------------------------------------------- */
 
-static uint32_t port92_read(void *opaque, uint16_t offset, unsigned size)
+static uint64_t port92_read(void *opaque, hwaddr addr, unsigned size)
 {
     Port92State *s = opaque;
     uint8_t v;
@@ -31,22 +33,32 @@ static uint32_t port92_read(void *opaque, uint16_t offset, unsigned size)
     g_mutex_lock(&s->lock);
     v = s->outport;
     g_mutex_unlock(&s->lock);
-    return v | (size > 1 ? 0xffffff00u : 0);
+    return v;
 }
 
-static void port92_write(void *opaque, uint16_t offset, unsigned size,
-                         uint32_t value)
+static void port92_write(void *opaque, hwaddr addr, uint64_t value,
+                         unsigned size)
 {
     Port92State *s = opaque;
 
+    bool reset;
+
     g_mutex_lock(&s->lock);
-    /* The reset bit does not stick */
-    s->outport = value & ~PORT92_RESET;
+    reset = (value & PORT92_RESET) && !(s->outport & PORT92_RESET);
+    s->outport = value;
     g_mutex_unlock(&s->lock);
-    if (value & PORT92_RESET) {
+    if (reset) {
         qemu_system_reset_request(SHUTDOWN_CAUSE_GUEST_RESET);
     }
 }
+
+static const MemoryRegionOps port92_ops = {
+    .read = port92_read,
+    .write = port92_write,
+    .impl.min_access_size = 1,
+    .impl.max_access_size = 1,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+};
 
 /* Reset ------------------------------------------------------------------ */
 
@@ -55,7 +67,7 @@ static void port92_reset(void *opaque)
     Port92State *s = opaque;
 
     g_mutex_lock(&s->lock);
-    s->outport &= ~PORT92_A20;
+    s->outport &= ~PORT92_RESET;
     g_mutex_unlock(&s->lock);
 }
 
@@ -66,10 +78,9 @@ bool port92_create(Error **errp)
     Port92State *s = g_new0(Port92State, 1);
 
     g_mutex_init(&s->lock);
-    if (!ioport_register(PORT92, 1, port92_read, port92_write, s)) {
-        error_setg(errp, "port92: I/O port 0x92 is in use");
-        return false;
-    }
+    s->outport = PORT92_A20;
+    memory_region_init_io(&s->io, NULL, &port92_ops, s, "port92", 1);
+    memory_region_add_subregion(get_system_io(), PORT92, &s->io);
     qemu_register_reset(port92_reset, s);
     return true;
 }

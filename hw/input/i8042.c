@@ -60,6 +60,7 @@ typedef struct I8042State {
     unsigned head, count;
     int kbd_irq, aux_irq;
     bool reset_requested;   /* sent after the lock is dropped */
+    MemoryRegion data_io, cmd_io;
 } I8042State;
 
 static void i8042_update_irq(I8042State *s)
@@ -328,28 +329,44 @@ static void i8042_write(I8042State *s, bool cmd_port, uint8_t value)
     }
 }
 
-/* Wider accesses see the register in the low byte and all-ones above */
-static uint32_t i8042_data_read(void *opaque, uint16_t offset, unsigned size)
+/* QEMU's i8042 ops: byte registers, wider accesses read or write each byte */
+static uint64_t i8042_data_read(void *opaque, hwaddr addr, unsigned size)
 {
-    return i8042_read(opaque, false) | (size > 1 ? 0xffffff00u : 0);
+    return i8042_read(opaque, false);
 }
 
-static uint32_t i8042_cmd_read(void *opaque, uint16_t offset, unsigned size)
+static uint64_t i8042_cmd_read(void *opaque, hwaddr addr, unsigned size)
 {
-    return i8042_read(opaque, true) | (size > 1 ? 0xffffff00u : 0);
+    return i8042_read(opaque, true);
 }
 
-static void i8042_data_write(void *opaque, uint16_t offset, unsigned size,
-                             uint32_t value)
+static void i8042_data_write(void *opaque, hwaddr addr, uint64_t value,
+                             unsigned size)
 {
     i8042_write(opaque, false, value);
 }
 
-static void i8042_cmd_write(void *opaque, uint16_t offset, unsigned size,
-                            uint32_t value)
+static void i8042_cmd_write(void *opaque, hwaddr addr, uint64_t value,
+                            unsigned size)
 {
     i8042_write(opaque, true, value);
 }
+
+static const MemoryRegionOps i8042_data_ops = {
+    .read = i8042_data_read,
+    .write = i8042_data_write,
+    .impl.min_access_size = 1,
+    .impl.max_access_size = 1,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+};
+
+static const MemoryRegionOps i8042_cmd_ops = {
+    .read = i8042_cmd_read,
+    .write = i8042_cmd_write,
+    .impl.min_access_size = 1,
+    .impl.max_access_size = 1,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+};
 
 /* Reset ------------------------------------------------------------------ */
 
@@ -376,12 +393,12 @@ bool i8042_create(Error **errp)
 
     g_mutex_init(&s->lock);
     i8042_reset(s);
-    if (!ioport_register(I8042_DATA, 1, i8042_data_read, i8042_data_write,
-                         s) ||
-        !ioport_register(I8042_CMD, 1, i8042_cmd_read, i8042_cmd_write, s)) {
-        error_setg(errp, "i8042: I/O ports 0x60/0x64 are in use");
-        return false;
-    }
+    memory_region_init_io(&s->data_io, NULL, &i8042_data_ops, s,
+                          "i8042-data", 1);
+    memory_region_add_subregion(get_system_io(), I8042_DATA, &s->data_io);
+    memory_region_init_io(&s->cmd_io, NULL, &i8042_cmd_ops, s, "i8042-cmd",
+                          1);
+    memory_region_add_subregion(get_system_io(), I8042_CMD, &s->cmd_io);
     qemu_register_reset(i8042_reset, s);
     return true;
 }

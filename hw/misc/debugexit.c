@@ -19,20 +19,29 @@
 
 typedef struct DebugExitState {
     uint32_t iobase, iosize;
+    MemoryRegion io;
 } DebugExitState;
 
 /* Register read/write ---------------------------------------------------- */
 
-static uint32_t debug_exit_read(void *opaque, uint16_t offset, unsigned size)
+static uint64_t debug_exit_read(void *opaque, hwaddr addr, unsigned size)
 {
     return 0;
 }
 
-static void debug_exit_write(void *opaque, uint16_t offset, unsigned size,
-                             uint32_t value)
+static void debug_exit_write(void *opaque, hwaddr addr, uint64_t value,
+                             unsigned size)
 {
     qemu_system_exit_request((int)((value << 1) | 1));
 }
+
+static const MemoryRegionOps debug_exit_ops = {
+    .read = debug_exit_read,
+    .write = debug_exit_write,
+    .valid.min_access_size = 1,
+    .valid.max_access_size = 4,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+};
 
 /* Realize ---------------------------------------------------------------- */
 
@@ -43,12 +52,9 @@ static bool debug_exit_realize(DebugExitState *s, Error **errp)
                    "I/O space", s->iobase, s->iosize);
         return false;
     }
-    if (!ioport_register(s->iobase, s->iosize, debug_exit_read,
-                         debug_exit_write, s)) {
-        error_setg(errp, "isa-debug-exit: I/O ports 0x%x-0x%x are in use",
-                   s->iobase, s->iobase + s->iosize - 1);
-        return false;
-    }
+    memory_region_init_io(&s->io, NULL, &debug_exit_ops, s, "isa-debug-exit",
+                          s->iosize);
+    memory_region_add_subregion(get_system_io(), s->iobase, &s->io);
     return true;
 }
 

@@ -20,19 +20,20 @@
 typedef struct PVPanicState {
     uint32_t ioport;
     uint32_t events;
+    MemoryRegion io;
 } PVPanicState;
 
 static PVPanicState *pvpanic;
 
-static uint32_t pvpanic_read(void *opaque, uint16_t offset, unsigned size)
+static uint64_t pvpanic_read(void *opaque, hwaddr addr, unsigned size)
 {
     PVPanicState *s = opaque;
 
     return s->events;
 }
 
-static void pvpanic_write(void *opaque, uint16_t offset, unsigned size,
-                          uint32_t value)
+static void pvpanic_write(void *opaque, hwaddr addr, uint64_t value,
+                          unsigned size)
 {
     if (value & PVPANIC_PANICKED) {
         qemu_system_guest_panicked();
@@ -40,6 +41,14 @@ static void pvpanic_write(void *opaque, uint16_t offset, unsigned size,
         qemu_system_guest_crashloaded();
     }
 }
+
+static const MemoryRegionOps pvpanic_ops = {
+    .read = pvpanic_read,
+    .write = pvpanic_write,
+    .impl.min_access_size = 1,
+    .impl.max_access_size = 1,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+};
 
 bool pvpanic_create(QemuOpts *opts, const char *id, Error **errp)
 {
@@ -68,11 +77,8 @@ bool pvpanic_create(QemuOpts *opts, const char *id, Error **errp)
     s = g_new0(PVPanicState, 1);
     s->ioport = ioport;
     s->events = events;
-    if (!ioport_register(ioport, 1, pvpanic_read, pvpanic_write, s)) {
-        error_setg(errp, "pvpanic: I/O port 0x%x is in use", ioport);
-        g_free(s);
-        return false;
-    }
+    memory_region_init_io(&s->io, NULL, &pvpanic_ops, s, "pvpanic", 1);
+    memory_region_add_subregion(get_system_io(), ioport, &s->io);
     pvpanic = s;
     return true;
 }

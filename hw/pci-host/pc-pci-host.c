@@ -3,9 +3,9 @@
  * include/hw/pci-host/pc-pci-host.h).
  *
  * CONFIG_ADDRESS (0xcf8) is a dword register: other widths there are not
- * configuration cycles, and a byte at 0xcf9 is the southbridge's reset
- * control register (bit 2 resets the system, as Linux's reboot=pci uses
- * it).  The host bridge shows the IDs and reset values a QEMU guest
+ * configuration cycles, and 0xcf9 is the southbridge's reset control
+ * register (bit 2 resets the system, as Linux's reboot=pci uses it), a
+ * region of its own over CONFIG_ADDRESS as in QEMU.  The host bridge shows the IDs and reset values a QEMU guest
  * reads before firmware touches it, subsystem 1af4:1100 as every QEMU
  * PCI device.  No other device exists yet, so every other bus, device
  * and function reads all-ones.
@@ -64,6 +64,7 @@ typedef struct PCPCIHostState {
     uint32_t config_addr;
     uint8_t rcr;                /* reset control at 0xcf9 */
     uint8_t config[PCI_CONFIG_SPACE_SIZE];
+    MemoryRegion conf_idx, conf_data, rcr_io;
 } PCPCIHostState;
 
 static void pci_set_word(uint8_t *p, uint16_t v)
@@ -92,36 +93,57 @@ static bool pc_pci_host_writable(unsigned offset)
            offset == 0x0d || offset >= 0x40;
 }
 
-static uint32_t pc_pci_host_addr_read(void *opaque, uint16_t offset,
+/*
+ * CONFIG_ADDRESS as QEMU 7.2's "pci-conf-idx": any read returns the
+ * register (cut to the access), only a dword write at 0xcf8 sets it
+ */
+static uint64_t pc_pci_host_addr_read(void *opaque, hwaddr addr,
                                       unsigned size)
 {
     PCPCIHostState *s = opaque;
-    uint32_t v = 0xffffffffu;
+    uint32_t v;
 
     g_mutex_lock(&s->lock);
-    if (offset == 0 && size == 4) {
-        v = s->config_addr;
-    } else if (offset == 1 && size == 1) {
-        v = s->rcr;
-    }
+    v = s->config_addr;
     g_mutex_unlock(&s->lock);
     return v;
 }
 
-static void pc_pci_host_addr_write(void *opaque, uint16_t offset,
-                                   unsigned size, uint32_t value)
+static void pc_pci_host_addr_write(void *opaque, hwaddr addr, uint64_t value,
+                                   unsigned size)
 {
     PCPCIHostState *s = opaque;
-    bool reset = false;
+
+    if (addr != 0 || size != 4) {
+        return;
+    }
+    g_mutex_lock(&s->lock);
+    s->config_addr = value;
+    g_mutex_unlock(&s->lock);
+}
+
+/* The southbridge's reset control register at 0xcf9 */
+static uint64_t pc_pci_host_rcr_read(void *opaque, hwaddr addr,
+                                     unsigned size)
+{
+    PCPCIHostState *s = opaque;
+    uint8_t v;
 
     g_mutex_lock(&s->lock);
-    if (offset == 0 && size == 4) {
-        s->config_addr = value;
-    } else if (offset == 1 && size == 1) {
-        reset = value & RCR_RST_CPU;
-        if (!reset) {
-            s->rcr = value & RCR_SYS_RST;
-        }
+    v = s->rcr;
+    g_mutex_unlock(&s->lock);
+    return v;
+}
+
+static void pc_pci_host_rcr_write(void *opaque, hwaddr addr, uint64_t value,
+                                  unsigned size)
+{
+    PCPCIHostState *s = opaque;
+    bool reset = value & RCR_RST_CPU;
+
+    g_mutex_lock(&s->lock);
+    if (!reset) {
+        s->rcr = value & RCR_SYS_RST;
     }
     g_mutex_unlock(&s->lock);
     if (reset) {
@@ -129,27 +151,27 @@ static void pc_pci_host_addr_write(void *opaque, uint16_t offset,
     }
 }
 
-static uint32_t pc_pci_host_data_read(void *opaque, uint16_t offset,
+static uint64_t pc_pci_host_data_read(void *opaque, hwaddr addr,
                                       unsigned size)
 {
     PCPCIHostState *s = opaque;
-    uint32_t v = 0;
+    uint64_t v = 0;
     unsigned i;
     int base;
 
     g_mutex_lock(&s->lock);
     base = pc_pci_host_selected(s);
     for (i = 0; i < size; i++) {
-        unsigned off = base + offset + i;
+        unsigned off = base + (addr & 3) + i;
 
-        v |= (uint32_t)(base < 0 ? 0xff : s->config[off & 0xff]) << (8 * i);
+        v |= (uint64_t)(base < 0 ? 0xff : s->config[off & 0xff]) << (8 * i);
     }
     g_mutex_unlock(&s->lock);
     return v;
 }
 
-static void pc_pci_host_data_write(void *opaque, uint16_t offset,
-                                   unsigned size, uint32_t value)
+static void pc_pci_host_data_write(void *opaque, hwaddr addr, uint64_t value,
+                                   unsigned size)
 {
     PCPCIHostState *s = opaque;
     unsigned i;
@@ -158,7 +180,7 @@ static void pc_pci_host_data_write(void *opaque, uint16_t offset,
     g_mutex_lock(&s->lock);
     base = pc_pci_host_selected(s);
     for (i = 0; base >= 0 && i < size; i++) {
-        unsigned off = (base + offset + i) & 0xff;
+        unsigned off = (base + (addr & 3) + i) & 0xff;
 
         if (pc_pci_host_writable(off)) {
             s->config[off] = value >> (8 * i);
@@ -166,6 +188,24 @@ static void pc_pci_host_data_write(void *opaque, uint16_t offset,
     }
     g_mutex_unlock(&s->lock);
 }
+
+static const MemoryRegionOps pc_pci_host_addr_ops = {
+    .read = pc_pci_host_addr_read,
+    .write = pc_pci_host_addr_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+};
+
+static const MemoryRegionOps pc_pci_host_data_ops = {
+    .read = pc_pci_host_data_read,
+    .write = pc_pci_host_data_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+};
+
+static const MemoryRegionOps pc_pci_host_rcr_ops = {
+    .read = pc_pci_host_rcr_read,
+    .write = pc_pci_host_rcr_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+};
 
 /* Reset ------------------------------------------------------------------ */
 
@@ -208,13 +248,21 @@ bool pc_pci_host_create(PCHostBridgeKind kind, Error **errp)
     g_mutex_init(&s->lock);
     s->kind = kind;
     pc_pci_host_reset_locked(s);
-    if (!ioport_register(PCI_CONFIG_ADDR, 4, pc_pci_host_addr_read,
-                         pc_pci_host_addr_write, s) ||
-        !ioport_register(PCI_CONFIG_DATA, 4, pc_pci_host_data_read,
-                         pc_pci_host_data_write, s)) {
-        error_setg(errp, "PCI host: I/O ports 0xcf8-0xcff are in use");
-        return false;
-    }
+    memory_region_init_io(&s->conf_idx, NULL, &pc_pci_host_addr_ops, s,
+                          "pci-conf-idx", 4);
+    memory_region_add_subregion(get_system_io(), PCI_CONFIG_ADDR,
+                                &s->conf_idx);
+    memory_region_init_io(&s->conf_data, NULL, &pc_pci_host_data_ops, s,
+                          "pci-conf-data", 4);
+    memory_region_add_subregion(get_system_io(), PCI_CONFIG_DATA,
+                                &s->conf_data);
+    /* ICH9-LPC's and PIIX3's register in QEMU, over pci-conf-idx */
+    memory_region_init_io(&s->rcr_io, NULL, &pc_pci_host_rcr_ops, s,
+                          kind == PC_HOST_Q35_MCH ? "lpc-reset-control"
+                                                  : "piix3-reset-control",
+                          1);
+    memory_region_add_subregion_overlap(get_system_io(), PCI_CONFIG_ADDR + 1,
+                                        &s->rcr_io, 1);
     qemu_register_reset(pc_pci_host_reset, s);
     return true;
 }

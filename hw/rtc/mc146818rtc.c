@@ -302,6 +302,7 @@ void rtc_init(RTCState *s, RTCClockFunc *clock, RTCIrqFunc *irq,
 typedef struct ISARTCState {
     GMutex lock;
     RTCState rtc;
+    MemoryRegion io, index_io;
 } ISARTCState;
 
 static void isa_rtc_irq(void *opaque, int level)
@@ -309,35 +310,35 @@ static void isa_rtc_irq(void *opaque, int level)
     pc_set_irq(RTC_ISA_IRQ, level);
 }
 
-static uint32_t isa_rtc_read(void *opaque, uint16_t offset, unsigned size)
+/* Even offsets are the index register, odd ones the data (QEMU's cmos_ops) */
+static uint64_t isa_rtc_read(void *opaque, hwaddr addr, unsigned size)
 {
     ISARTCState *s = opaque;
-    uint32_t v = 0;
-    unsigned i;
+    uint8_t v;
 
     g_mutex_lock(&s->lock);
-    for (i = 0; i < size; i++) {
-        uint32_t b = offset + i < 2 ? rtc_ioport_read(&s->rtc, offset + i)
-                                    : 0xff;
-        v |= b << (8 * i);
-    }
+    v = rtc_ioport_read(&s->rtc, addr & 1);
     g_mutex_unlock(&s->lock);
     return v;
 }
 
-static void isa_rtc_write(void *opaque, uint16_t offset, unsigned size,
-                          uint32_t value)
+static void isa_rtc_write(void *opaque, hwaddr addr, uint64_t value,
+                          unsigned size)
 {
     ISARTCState *s = opaque;
 
-    unsigned i;
-
     g_mutex_lock(&s->lock);
-    for (i = 0; i < size && offset + i < 2; i++) {
-        rtc_ioport_write(&s->rtc, offset + i, value >> (8 * i));
-    }
+    rtc_ioport_write(&s->rtc, addr & 1, value);
     g_mutex_unlock(&s->lock);
 }
+
+static const MemoryRegionOps isa_rtc_ops = {
+    .read = isa_rtc_read,
+    .write = isa_rtc_write,
+    .impl.min_access_size = 1,
+    .impl.max_access_size = 1,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+};
 
 static void isa_rtc_reset(void *opaque)
 {
@@ -356,12 +357,12 @@ bool rtc_isa_create(uint64_t below_4g, uint64_t above_4g, unsigned cpus,
     g_mutex_init(&s->lock);
     rtc_init(&s->rtc, NULL, isa_rtc_irq, s);
     rtc_set_pc_memory_fields(&s->rtc, below_4g, above_4g, cpus);
-    if (!ioport_register(0x70, 2, isa_rtc_read, isa_rtc_write, s)) {
-        error_setg(errp, "mc146818rtc: I/O ports 0x70-0x71 are in use");
-        g_mutex_clear(&s->lock);
-        g_free(s);
-        return false;
-    }
+    memory_region_init_io(&s->io, NULL, &isa_rtc_ops, s, "rtc", 2);
+    /* QEMU's index port is a region of its own, for coalesced writes */
+    memory_region_init_io(&s->index_io, NULL, &isa_rtc_ops, s, "rtc-index",
+                          1);
+    memory_region_add_subregion(&s->io, 0, &s->index_io);
+    memory_region_add_subregion(get_system_io(), 0x70, &s->io);
     qemu_register_reset(isa_rtc_reset, s);
     return true;
 }

@@ -144,6 +144,12 @@ void machine_class_init_cpu_env(MachineClass *mc, X86CPUEnv *env,
 KernelIrqchip machine_class_default_irqchip(MachineClass *mc);
 
 /*
+ * Allocates the machine's RAM block (mc->default_ram_id, or the memory
+ * backend's id) and, for "none", maps it at 0; PC boards map it themselves
+ */
+bool machine_init_ram(MachineState *ms, Error **errp);
+
+/*
  * Creates every vCPU as design §1/§2 say: class from -cpu (or the default
  * type), properties in precedence order, expansion, filtering, CPUID, and
  * adds it to /machine/unattached/device[N].

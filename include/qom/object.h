@@ -58,7 +58,8 @@ struct Object {
     GPtrArray *children;      /* Object*, in insertion order */
     GHashTable *user_set;     /* property names written after creation */
     GPtrArray *dynamic_props; /* ObjectProperty*, added to this instance */
-    int ref;
+    int ref;                  /* atomic: flat views take refs on any thread */
+    bool embedded;            /* object_initialize(): memory is the owner's */
 };
 
 /*
@@ -101,6 +102,7 @@ struct ObjectProperty {
     uint64_t opaque;   /* free for the owner (e.g. a feature bit) */
     void *opaque_ptr;
     char *defval;      /* field properties: default, parsed at object_new */
+    bool alias_target; /* opaque_ptr is the alias's target (qom/object.c) */
 };
 
 /* Type registration; type_init(fn) runs fn before main(). */
@@ -124,6 +126,15 @@ GSList *object_class_get_list_sorted(const char *implements,
 
 Object *object_new(const char *typename);
 Object *object_new_with_class(ObjectClass *oc);
+/*
+ * An object inside another structure (a MemoryRegion in a device's state):
+ * initialised in place, never freed by the last unref.  size is checked
+ * against the type's instance size.
+ */
+void object_initialize(void *data, size_t size, const char *typename);
+/* object_initialize() and object_property_add_child() in one */
+void object_initialize_child(Object *parent, const char *name, void *child,
+                             size_t size, const char *typename);
 Object *object_ref(Object *obj);
 void object_unref(Object *obj);
 const char *object_get_typename(const Object *obj);
@@ -173,6 +184,19 @@ GPtrArray *object_property_list(Object *obj);
 ObjectProperty *object_property_add(Object *obj, const char *name,
                                     const char *type, ObjectPropertyGet *get,
                                     ObjectPropertySet *set);
+/* Removes a property added with object_property_add() (and links) */
+void object_property_del(Object *obj, const char *name);
+/*
+ * A read-only link<type> property: reads as the canonical path of
+ * *targetp, or "" while it is NULL (as QEMU's qom-get answers)
+ */
+ObjectProperty *object_property_add_link(Object *obj, const char *name,
+                                         const char *type,
+                                         Object **targetp);
+/* name on obj reads and writes target_name on target (same type) */
+ObjectProperty *object_property_add_alias(Object *obj, const char *name,
+                                          Object *target,
+                                          const char *target_name);
 
 JsonNode *object_property_get(Object *obj, const char *name, Error **errp);
 bool object_property_set(Object *obj, const char *name, JsonNode *value,
@@ -201,13 +225,17 @@ char *object_property_value_to_str(JsonNode *node);
 /* Composition tree ("/machine/unattached/device[0]") */
 Object *object_get_root(void);
 Object *object_get_container(const char *name); /* child of root, created */
-void object_property_add_child(Object *parent, const char *name,
-                               Object *child);
+/*
+ * Adds child under parent (taking a reference).  A name ending in "[*]"
+ * gets the first free index ("pc.ram[0]"), as QEMU names children; the
+ * name given is returned (owned by child).
+ */
+const char *object_property_add_child(Object *parent, const char *name,
+                                      Object *child);
 void object_unparent(Object *obj);
 Object *object_resolve_path(const char *path);
 char *object_get_canonical_path(Object *obj);
 Object *object_resolve_path_component(Object *parent, const char *name);
-/* Adds to /machine/unattached as "device[N]" and returns the name. */
 
 /* Global properties: -global, compat entries (hw/core/qdev-properties) */
 typedef struct GlobalProperty {
@@ -220,9 +248,16 @@ typedef struct GlobalProperty {
 
 /*
  * Applies every entry of props whose driver is obj's type or a parent of
- * it.  Stops at the first error.
+ * it.  Stops at the first error.  For compat arrays (read-only data).
  */
 bool object_apply_global_props(Object *obj, const GPtrArray *props,
                                Error **errp);
+/*
+ * The same for -global's list: an entry that applies is marked used (for
+ * the "not used" warning).  With errp NULL a failing entry is reported as
+ * a warning and the rest still apply, as QEMU does for hotplugged devices.
+ */
+bool object_apply_global_props_used(Object *obj, const GPtrArray *props,
+                                    Error **errp);
 
 #endif

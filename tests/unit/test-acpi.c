@@ -637,20 +637,20 @@ static void test_pm_board(void)
     g_assert_nonnull(err);
     error_free(err);
 
-    g_assert_cmphex(ioport_read(0x604, 2), ==, ACPI_PM1_CNT_SCI_EN);
-    ioport_write(0x602, 2, ACPI_PM1_PWRBTN);
+    g_assert_cmphex(cpu_inw(0x604), ==, ACPI_PM1_CNT_SCI_EN);
+    cpu_outw(0x602, ACPI_PM1_PWRBTN);
     acpi_pm_powerdown();
     g_assert_cmpint(board_sci, ==, 1);
-    g_assert_cmphex(ioport_read(0x600, 2), ==, ACPI_PM1_PWRBTN);
-    ioport_write(0x600, 2, ACPI_PM1_PWRBTN);
+    g_assert_cmphex(cpu_inw(0x600), ==, ACPI_PM1_PWRBTN);
+    cpu_outw(0x600, ACPI_PM1_PWRBTN);
     g_assert_cmpint(board_sci, ==, 0);
 
     /* Sleep types other than S5 are not offered and change nothing */
-    ioport_write(0x604, 2, 1 | 1u << 10 | ACPI_PM1_CNT_SLP_EN);
+    cpu_outw(0x604, 1 | 1u << 10 | ACPI_PM1_CNT_SLP_EN);
     g_assert_false(qemu_shutdown_requested());
-    ioport_write(0x604, 2, 1 | ACPI_PM_SLP_TYP_S5 << 10);
+    cpu_outw(0x604, 1 | ACPI_PM_SLP_TYP_S5 << 10);
     g_assert_false(qemu_shutdown_requested());
-    ioport_write(0x604, 2,
+    cpu_outw(0x604,
                  1 | ACPI_PM_SLP_TYP_S5 << 10 | ACPI_PM1_CNT_SLP_EN);
     g_assert_true(qemu_shutdown_requested());
     pc_set_irq_handler(NULL);
