@@ -19,6 +19,7 @@
 #include "chardev/char.h"
 #include "exec/memory.h"
 #include "hw/boards.h"
+#include "hw/qdev-core.h"
 #include "monitor/hmp.h"
 #include "monitor/qmp.h"
 #include "monitor/qmp-commands.h"
@@ -194,6 +195,67 @@ static void info_mtree(GString *out, const char *what, char **args)
     hmp_puts(out, mtree_info_text(flat, owner, disabled));
 }
 
+/* info qtree: the device tree from the main system bus (QEMU's layout) */
+static void info_qtree(GString *out, const char *what, char **args)
+{
+    GString *t;
+
+    if (args[0]) {
+        g_string_append_printf(out, "%s: extraneous characters at the end "
+                               "of line\r\nTry \"help info %s\" for more "
+                               "information\r\n", what, what);
+        return;
+    }
+    t = g_string_new(NULL);
+    qdev_print_tree(t);
+    hmp_puts(out, g_string_free(t, FALSE));
+}
+
+static gint qom_child_cmp(gconstpointer a, gconstpointer b)
+{
+    return strcmp((*(Object *const *)a)->name, (*(Object *const *)b)->name);
+}
+
+/* "/name (type)", children sorted by name, two more spaces per level */
+static void print_qom_composition(GString *out, Object *obj, int indent)
+{
+    GPtrArray *kids = g_ptr_array_new();
+    guint i;
+
+    g_string_append_printf(out, "%*s/%s (%s)\r\n", indent, "",
+                           obj == object_get_root() ? "" : obj->name,
+                           object_get_typename(obj));
+    for (i = 0; i < obj->children->len; i++) {
+        g_ptr_array_add(kids, g_ptr_array_index(obj->children, i));
+    }
+    g_ptr_array_sort(kids, qom_child_cmp);
+    for (i = 0; i < kids->len; i++) {
+        print_qom_composition(out, g_ptr_array_index(kids, i), indent + 2);
+    }
+    g_ptr_array_free(kids, TRUE);
+}
+
+/* info qom-tree [path]: /machine by default */
+static void info_qom_tree(GString *out, const char *what, char **args)
+{
+    const char *path = args[0] ? args[0] : "/machine";
+    Object *obj;
+
+    if (args[0] && args[1]) {
+        g_string_append_printf(out, "%s: extraneous characters at the end "
+                               "of line\r\nTry \"help info %s\" for more "
+                               "information\r\n", what, what);
+        return;
+    }
+    obj = qom_resolve_path(path);
+    if (!obj) {
+        g_string_append_printf(out, "Path '%s' could not be resolved.\r\n",
+                               path);
+        return;
+    }
+    print_qom_composition(out, obj, 0);
+}
+
 static const struct {
     const char *name, *qmp, *help;
     void (*obj)(GString *out, JsonObject *o);
@@ -211,6 +273,9 @@ static const struct {
     { "mtree", NULL, "the memory tree (-f: the flat views; -o: owners; "
       "-D: disabled regions too)", NULL, NULL, info_mtree },
     { "name", "query-name", "the VM's name (-name)", info_name, NULL },
+    { "qom-tree", NULL, "the QOM composition tree ([path], default "
+      "/machine)", NULL, NULL, info_qom_tree },
+    { "qtree", NULL, "the device tree", NULL, NULL, info_qtree },
     { "status", "query-status", "whether the VM runs", info_status, NULL },
     { "version", "query-version", "the emulator's version", info_version,
       NULL },

@@ -143,6 +143,20 @@ static Object *qmp_resolve(const char *path, Error **errp)
     return obj;
 }
 
+Object *qom_resolve_path(const char *path)
+{
+    Object *obj = NULL;
+    int count = 0;
+
+    if (path[0] == '/') {
+        return object_resolve_path(path);
+    }
+    if (path[0]) {
+        qom_find_partial(object_get_root(), path, &obj, &count);
+    }
+    return count == 1 ? obj : NULL;
+}
+
 JsonNode *qmp_qom_list(const QmpArgsQomList *args, Error **errp)
 {
     Object *obj = qmp_resolve(args->path, errp);
@@ -191,6 +205,17 @@ JsonNode *qmp_qom_get(const QmpArgsQomGet *args, Error **errp)
         return n;
     }
     return object_property_get(obj, prop, errp);
+}
+
+/* Writes a property as its type's setter takes JSON (QEMU's qom-set) */
+JsonNode *qmp_qom_set(const QmpArgsQomSet *args, Error **errp)
+{
+    Object *obj = qmp_resolve(args->path, errp);
+
+    if (!obj || !object_property_set(obj, args->property, args->value, errp)) {
+        return NULL;
+    }
+    return qmp_empty_return();
 }
 
 JsonNode *qmp_qom_list_types(const QmpArgsQomListTypes *args, Error **errp)

@@ -107,11 +107,21 @@ JsonNode *qmp_empty_return(void)
     return n;
 }
 
+static QmpEventObserver *event_observer;
+
+void qmp_event_set_observer(QmpEventObserver *fn)
+{
+    event_observer = fn;
+}
+
 void qmp_event_send(const char *event, JsonNode *data)
 {
     struct timeval tv;
     guint i;
 
+    if (event_observer) {
+        event_observer(event, data);
+    }
     gettimeofday(&tv, NULL);
     for (i = 0; monitors && i < monitors->len; i++) {
         Monitor *mon = g_ptr_array_index(monitors, i);
@@ -207,22 +217,29 @@ static JsonNode *qmp_run(const QmpCommand *cmd, JsonObject *args,
     Error *err = NULL;
     JsonNode *ret = NULL;
 
-    if (qapi_visit_struct(cmd->args, args, cargs, &err)) {
+    if (cmd->flags & QMP_CMD_NO_GEN) {
+        JsonObject *raw = args ? json_object_ref(args) : json_object_new();
+
+        ret = cmd->fn(raw, &err);
+        json_object_unref(raw);
+    } else if (qapi_visit_struct(cmd->args, args, cargs, &err)) {
         ret = cmd->fn(cargs, &err);
-        if (!ret == !err) {
-            qmp_contract_violations++;
-            error_report("QMP command '%s' %s", cmd->name,
-                         ret ? "returned a result and an error"
-                             : "failed without an error");
-            if (ret) {
-                json_node_unref(ret);
-                ret = NULL;
-            } else {
-                error_setg(&err, "Internal error in command '%s'",
-                           cmd->name);
-            }
+    } else {
+        goto out;
+    }
+    if (!ret == !err) {
+        qmp_contract_violations++;
+        error_report("QMP command '%s' %s", cmd->name,
+                     ret ? "returned a result and an error"
+                         : "failed without an error");
+        if (ret) {
+            json_node_unref(ret);
+            ret = NULL;
+        } else {
+            error_setg(&err, "Internal error in command '%s'", cmd->name);
         }
     }
+out:
     qapi_struct_free(cmd->args, cargs);
     g_free(cargs);
     error_propagate(errp, err);

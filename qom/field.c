@@ -62,7 +62,7 @@ static PropKind prop_kind_from_type(const char *type)
 
 static const char *const on_off_auto_names[] = { "auto", "on", "off" };
 
-static JsonNode *field_get(Object *obj, ObjectProperty *prop, Error **errp)
+JsonNode *object_field_get(Object *obj, ObjectProperty *prop, Error **errp)
 {
     void *p = (char *)obj + prop->offset;
     JsonNode *n = json_node_alloc();
@@ -125,7 +125,7 @@ static bool json_get_int_checked(ObjectProperty *prop, JsonNode *v,
     return true;
 }
 
-static bool field_set(Object *obj, ObjectProperty *prop, JsonNode *v,
+bool object_field_set(Object *obj, ObjectProperty *prop, JsonNode *v,
                       Error **errp)
 {
     void *p = (char *)obj + prop->offset;
@@ -214,7 +214,8 @@ ObjectProperty *object_class_property_add_field(ObjectClass *oc,
     ObjectProperty *prop;
 
     prop = object_class_property_add(oc, name, prop_kind_type_name(kind),
-                                     field_get, field_set, description);
+                                     object_field_get, object_field_set,
+                                     description);
     prop->kind = kind;
     prop->offset = offset;
     prop->defval = g_strdup(defval);
@@ -289,7 +290,7 @@ JsonNode *object_property_parse_str(ObjectProperty *prop, const char *str,
 
 bool object_property_owns_string(const ObjectProperty *prop)
 {
-    return (prop->get == field_get && prop->kind == PROP_KIND_STRING) ||
+    return (prop->get == object_field_get && prop->kind == PROP_KIND_STRING) ||
            prop->get == object_prop_get_str_at_offset;
 }
 

@@ -366,6 +366,20 @@ static bool alias_set(Object *obj, ObjectProperty *prop, JsonNode *value,
     return object_property_set(t->obj, t->name, value, errp);
 }
 
+ObjectProperty *object_property_resolve_alias(ObjectProperty *prop,
+                                              Object **objp)
+{
+    while (prop && prop->alias_target) {
+        AliasTarget *t = prop->opaque_ptr;
+
+        if (objp) {
+            *objp = t->obj;
+        }
+        prop = object_property_find(t->obj, t->name);
+    }
+    return prop;
+}
+
 ObjectProperty *object_property_add_alias(Object *obj, const char *name,
                                           Object *target,
                                           const char *target_name)

@@ -130,7 +130,7 @@ class Schema:
                     visit(mt)
                 order.append(t)
         for c in self.commands:
-            if c["args"] and not c.get("cli-only"):
+            if c["args"] and not c.get("cli-only") and c.get("gen", True):
                 visit(c["args"])
         return order
 
@@ -215,6 +215,8 @@ def gen_commands_h(schema):
         if c.get("cli-only"):
             continue
         args = f"const {c['args']} *args, " if c["args"] else ""
+        if not c.get("gen", True):
+            args = "JsonObject *args, "
         out.append(f"JsonNode *{handler_name(c)}({args}Error **errp);")
     out += ["", "#endif"]
     return "\n".join(out) + "\n"
@@ -282,7 +284,10 @@ def gen_commands_c(schema, introspection):
         fn = "qmp_marshal_" + c_name(c["command"])
         out.append(f"static JsonNode *{fn}(const void *args, Error **errp)")
         out.append("{")
-        if c["args"]:
+        if not c.get("gen", True):
+            out.append(f"    return {handler_name(c)}((JsonObject *)args, "
+                       "errp);")
+        elif c["args"]:
             out.append(f"    return {handler_name(c)}(args, errp);")
         else:
             out.append("    (void)args;")
@@ -295,6 +300,9 @@ def gen_commands_c(schema, introspection):
             continue
         desc = f"&qapi_desc_{c['args']}" if c["args"] else "NULL"
         flags = []
+        if not c.get("gen", True):
+            desc = "NULL"
+            flags.append("QMP_CMD_NO_GEN")
         if c.get("allow-oob"):
             flags.append("QMP_CMD_OOB")
         if c.get("allow-preconfig"):

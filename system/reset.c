@@ -6,6 +6,7 @@
  */
 #include <glib.h>
 
+#include "hw/qdev-core.h"
 #include "sysemu/reset.h"
 
 typedef struct ResetEntry {
@@ -25,6 +26,11 @@ void qemu_register_reset(QEMUResetHandler *fn, void *opaque)
         reset_handlers = g_array_new(FALSE, FALSE, sizeof(ResetEntry));
     }
     g_array_append_val(reset_handlers, e);
+}
+
+void qemu_devices_reset_handler(void *opaque)
+{
+    qemu_devices_reset();
 }
 
 void qemu_set_reset_vcpu_hooks(void (*pause)(void), void (*resume)(void))

@@ -20,6 +20,7 @@
 #include "hw/boards.h"
 #include "hw/char/serial.h"
 #include "hw/i386/x86-boot.h"
+#include "hw/sysbus.h"
 #include "monitor/qmp.h"
 #include "qemu/option.h"
 #include "monitor/hmp.h"
@@ -28,6 +29,7 @@
 #include "sysemu/kvm.h"
 #include "sysemu/os-posix.h"
 #include "sysemu/qtest.h"
+#include "sysemu/reset.h"
 #include "sysemu/runstate.h"
 #include "sysemu/sysemu.h"
 #include "sysemu/user-objects.h"
@@ -474,12 +476,20 @@ static void opt_serial(const char *opt, const char *arg)
 static void opt_device(const char *opt, const char *arg)
 {
     Error *err = NULL;
+    int help = qemu_device_help(arg, &err);
 
-    if (qemu_device_help(arg)) {
+    if (help > 0) {
         exit(0);
     }
-    if (!qemu_device_add(arg, &err)) {
+    if (help < 0) {
         fatal(opt, "%s", error_get_pretty(err));
+    }
+    if (!qemu_device_add(arg, &err)) {
+        /* With QEMU's hint ("Identifiers consist of ...") */
+        fatal(opt, "%s%s%.*s", error_get_pretty(err),
+              error_get_hint(err) ? "\n" : "",
+              error_get_hint(err) ? (int)strlen(error_get_hint(err)) - 1 : 0,
+              error_get_hint(err) ? error_get_hint(err) : "");
     }
 }
 
@@ -642,6 +652,15 @@ static void parse_command_line(int argc, char **argv)
 }
 
 /* Machine construction ---------------------------------------------------- */
+
+/* errp, not the error: the arguments are evaluated in any order */
+static void exit_on_error(bool ok, Error **errp)
+{
+    if (!ok) {
+        error_report_err(*errp);
+        exit(1);
+    }
+}
 
 static MachineClass *select_machine(QemuOpts **out_opts)
 {
@@ -918,6 +937,9 @@ void qemu_init(int argc, char **argv)
         object_property_add_child(mobj, containers[i], c);
         object_unref(c);
     }
+    /* The device tree: reset first on every machine reset, as in QEMU */
+    sysbus_get_default();
+    qemu_register_reset(qemu_devices_reset_handler, NULL);
     machine_set_options(ms, machine_opts);
     if ((no_hpet && object_property_find(mobj, "hpet") &&
          !object_property_parse(mobj, "hpet", "off", &err)) ||
@@ -925,40 +947,28 @@ void qemu_init(int argc, char **argv)
         error_report_err(err);
         exit(1);
     }
-    if (no_acpi && !object_property_parse(mobj, "acpi", "off", &err)) {
-        error_report_err(err);
-        exit(1);
-    }
+    exit_on_error(!no_acpi || object_property_parse(mobj, "acpi", "off", &err),
+                  &err);
     qemu_opts_free(machine_opts);
     ms->global_props = config.globals;
+    /* Devices take compat entries and -global as they are created */
+    qdev_set_compat_props(mc->compat_props);
+    qdev_set_global_props(config.globals);
     machine_set_boot_files(ms);
     parse_memory(ms);
-    if (!user_objects_machine_ram(ms, config.mem_option != NULL, &err)) {
-        error_report_err(err);
-        exit(1);
-    }
-    if (!machine_parse_smp(ms, mc, config.smp_option, &err)) {
-        error_report_err(err);
-        exit(1);
-    }
+    exit_on_error(user_objects_machine_ram(ms, config.mem_option != NULL,
+                                           &err) &&
+                  machine_parse_smp(ms, mc, config.smp_option, &err), &err);
     configure_kernel_irqchip(ms, mc);
     if (mc->ram_below_4g) {
         memory_set_below_4g_limit(mc->ram_below_4g(ms));
     }
-    if (!machine_init_ram(ms, &err)) {
-        error_report_err(err);
-        exit(1);
-    }
-    if (!os_overcommit_apply(&err)) {
-        error_report_err(err);
-        exit(1);
-    }
+    exit_on_error(machine_init_ram(ms, &err) && os_overcommit_apply(&err),
+                  &err);
     configure_accelerator(ms, mc);
     current_machine = ms;
-    if (qtest_chrdev && !qtest_server_init(qtest_chrdev, qtest_log, &err)) {
-        error_report_err(err);
-        exit(1);
-    }
+    exit_on_error(!qtest_chrdev ||
+                  qtest_server_init(qtest_chrdev, qtest_log, &err), &err);
 
     x86_cpu_set_default_version(mc->default_cpu_version);
     if (config.cpu_option) {
@@ -968,22 +978,18 @@ void qemu_init(int argc, char **argv)
             exit(1);
         }
     }
-    if (mc->init && !mc->init(ms, &err)) {
-        error_report_err(err);
-        exit(1);
-    }
-    if (!mc->init && ms->cpu_opts && !machine_create_cpus(ms, &err)) {
-        error_report_err(err);
-        exit(1);
-    }
-    if (ms->cpu_env.accel == X86_ACCEL_KVM && !kvm_init_vcpus(ms, &err)) {
-        error_report_err(err);
-        exit(1);
-    }
-    if (mc->init && !x86_boot_machine(ms, ms->acpi_rsdp, &err)) {
-        error_report_err(err);
-        exit(1);
-    }
+    /* Build phases: board, then -device in command-line order, as QEMU */
+    exit_on_error((!mc->init || mc->init(ms, &err)) &&
+                  (mc->init || !ms->cpu_opts ||
+                   machine_create_cpus(ms, &err)) &&
+                  qemu_create_cli_devices(&err) &&
+                  (!mc->done || mc->done(ms, &err)), &err);
+    qemu_devices_reset();
+    qdev_machine_creation_done();
+    exit_on_error((ms->cpu_env.accel != X86_ACCEL_KVM ||
+                   kvm_init_vcpus(ms, &err)) &&
+                  (!mc->init || x86_boot_machine(ms, ms->acpi_rsdp, &err)),
+                  &err);
 
     if (config.start_paused) {
         runstate_set(RUN_STATE_PRELAUNCH);

@@ -12,9 +12,6 @@
 #include <time.h>
 
 #include "hw/acpi/pm.h"
-#include "hw/irq.h"
-#include "sysemu/runstate.h"
-#include "exec/memory.h"
 
 /* PM1_CNT bits that are stored and read back (SLP_EN, GBL_RLS are not) */
 #define PM1_CNT_STORED (ACPI_PM1_CNT_SCI_EN | ACPI_PM1_CNT_BM_RLD | \
@@ -203,99 +200,4 @@ void acpi_pm_state_init(AcpiPMState *s)
 void acpi_pm_state_destroy(AcpiPMState *s)
 {
     g_mutex_clear(&s->lock);
-}
-
-/* ------------------------------------------------------------------ */
-/* The board's instance: ports, SCI line, shutdown */
-
-static AcpiPMState pm_state;
-static bool pm_realized;
-static MemoryRegion pm_io, pm_evt_io, pm_cnt_io, pm_tmr_io;
-
-static void pm_board_set_sci(void *opaque, int level)
-{
-    pc_set_irq(ACPI_PM_SCI_GSI, level);
-}
-
-static void pm_board_sleep(void *opaque, unsigned slp_typ)
-{
-    if (slp_typ == ACPI_PM_SLP_TYP_S5) {
-        qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_SHUTDOWN);
-    }
-    /* No other sleep state is declared in the DSDT: the guest runs on */
-}
-
-/* Each region passes its offset in the block to the register model */
-static uint64_t pm_io_read(void *opaque, hwaddr addr, unsigned size)
-{
-    MemoryRegion *mr = opaque;
-
-    return acpi_pm_state_read(&pm_state, mr->addr + addr, size);
-}
-
-static void pm_io_write(void *opaque, hwaddr addr, uint64_t value,
-                        unsigned size)
-{
-    MemoryRegion *mr = opaque;
-
-    acpi_pm_state_write(&pm_state, mr->addr + addr, size, value);
-}
-
-static const MemoryRegionOps pm_io_ops = {
-    .read = pm_io_read,
-    .write = pm_io_write,
-    .valid.unaligned = true,
-    .impl.unaligned = true,
-    .endianness = DEVICE_LITTLE_ENDIAN,
-};
-
-static void pm_add_register(MemoryRegion *mr, const char *name,
-                            hwaddr offset, uint64_t size)
-{
-    memory_region_init_io(mr, NULL, &pm_io_ops, mr, name, size);
-    memory_region_add_subregion(&pm_io, offset, mr);
-}
-
-bool acpi_pm_init(MachineState *ms, Error **errp)
-{
-    MachineClass *mc = MACHINE_GET_CLASS(ms);
-    bool q35 = mc->family && !strcmp(mc->family, "pc-q35");
-
-    if (pm_realized) {
-        error_setg(errp, "ACPI PM block: ports 0x%x-0x%x are already in use",
-                   ACPI_PM_BASE, ACPI_PM_BASE + ACPI_PM_IO_LEN - 1);
-        return false;
-    }
-    pm_state.set_sci = pm_board_set_sci;
-    pm_state.sleep = pm_board_sleep;
-    pm_state.opaque = &pm_state;
-    acpi_pm_state_init(&pm_state);
-    pm_realized = true;
-    /* The names and sizes of ICH9's and PIIX4's PM I/O blocks in QEMU */
-    memory_region_transaction_begin();
-    memory_region_init(&pm_io, NULL, q35 ? "ich9-pm" : "piix4-pm",
-                       q35 ? 0x80 : 0x40);
-    pm_add_register(&pm_evt_io, "acpi-evt", ACPI_PM1_EVT_OFFSET,
-                    ACPI_PM1_EVT_LEN);
-    pm_add_register(&pm_cnt_io, "acpi-cnt", ACPI_PM1_CNT_OFFSET,
-                    ACPI_PM1_CNT_LEN);
-    pm_add_register(&pm_tmr_io, "acpi-tmr", ACPI_PM_TMR_OFFSET,
-                    ACPI_PM_TMR_LEN);
-    memory_region_add_subregion(get_system_io(), ACPI_PM_BASE, &pm_io);
-    memory_region_transaction_commit();
-    return true;
-}
-
-void acpi_pm_powerdown(void)
-{
-    if (pm_realized) {
-        acpi_pm_state_power_button(&pm_state);
-    }
-}
-
-void acpi_pm_reset(void)
-{
-    if (pm_realized) {
-        acpi_pm_state_reset(&pm_state);
-    }
 }

@@ -8,19 +8,27 @@
  */
 #include <glib.h>
 
-#include "exec/memory.h"
 #include "hw/audio/pcspk.h"
+#include "hw/isa/isa.h"
+#include "hw/qdev-properties.h"
 #include "sysemu/kvm.h"
 
+/* State ------------------------------------------------------------------ */
+
 typedef struct PCSpkState {
+    ISADevice parent_obj;
     GMutex lock;
     bool data_on;
     bool gate;              /* without an in-kernel PIT */
     uint8_t refresh;        /* bit 4, toggled per read */
     MemoryRegion io;
+    /* Properties, as QEMU's (audiodev and migrate: no sound, no migration) */
+    uint32_t iobase;
+    char *audiodev;
+    bool migrate;
 } PCSpkState;
 
-static PCSpkState pcspk;
+/* Register read/write ---------------------------------------------------- */
 
 static uint64_t pcspk_read(void *opaque, hwaddr addr, unsigned size)
 {
@@ -60,9 +68,62 @@ static const MemoryRegionOps pcspk_ops = {
     .endianness = DEVICE_LITTLE_ENDIAN,
 };
 
-bool pcspk_create(Error **errp)
+/* Realize ---------------------------------------------------------------- */
+
+static void pcspk_initfn(Object *obj)
 {
-    memory_region_init_io(&pcspk.io, NULL, &pcspk_ops, &pcspk, "pcspk", 1);
-    memory_region_add_subregion(get_system_io(), 0x61, &pcspk.io);
+    PCSpkState *s = (PCSpkState *)obj;
+
+    g_mutex_init(&s->lock);
+    memory_region_init_io(&s->io, obj, &pcspk_ops, s, "pcspk", 1);
+}
+
+static bool pcspk_realize(DeviceState *dev, Error **errp)
+{
+    PCSpkState *s = (PCSpkState *)dev;
+
+    isa_register_ioport(ISA_DEVICE(dev), &s->io, s->iobase);
     return true;
 }
+
+static void pcspk_finalize(Object *obj)
+{
+    g_mutex_clear(&((PCSpkState *)obj)->lock);
+}
+
+/* Property table --------------------------------------------------------- */
+
+static Property pcspk_properties[] = {
+    DEFINE_PROP_STRING("audiodev", PCSpkState, audiodev),
+    DEFINE_PROP_UINT32("iobase", PCSpkState, iobase, 0x61),
+    DEFINE_PROP_BOOL("migrate", PCSpkState, migrate, true),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+/* Registration ------------------------------------------------------------ */
+
+static void pcspk_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+
+    dc->realize = pcspk_realize;
+    device_class_set_props(dc, pcspk_properties);
+    dc->categories = 1u << DEVICE_CATEGORY_SOUND;
+    /* The board's own: its channel 2 is the board's PIT */
+    dc->user_creatable = false;
+}
+
+static const TypeInfo pcspk_info = {
+    .name = TYPE_PC_SPEAKER,
+    .parent = TYPE_ISA_DEVICE,
+    .instance_size = sizeof(PCSpkState),
+    .instance_init = pcspk_initfn,
+    .instance_finalize = pcspk_finalize,
+    .class_init = pcspk_class_init,
+};
+
+static void pcspk_register_types(void)
+{
+    type_register_static(&pcspk_info);
+}
+type_init(pcspk_register_types)

@@ -21,12 +21,10 @@
 #include <glib.h>
 
 #include "chardev/char.h"
-#include "exec/memory.h"
 #include "monitor/hmp.h"
 #include "hw/char/serial.h"
-#include "hw/irq.h"
-#include "sysemu/device.h"
-#include "sysemu/reset.h"
+#include "hw/isa/isa.h"
+#include "hw/qdev-properties.h"
 #include "sysemu/runstate.h"
 
 /* What the main loop has not sent yet; beyond it the UART holds back */
@@ -36,14 +34,23 @@
 
 /* State ------------------------------------------------------------------ */
 
+/* QEMU's "serial": the UART's own properties; isa-serial shows them */
+typedef struct SerialDevice {
+    DeviceState parent_obj;
+    Chardev *chr;
+    uint32_t baudbase;      /* no line timing here: kept, not used */
+    bool wakeup;
+} SerialDevice;
+
 typedef struct ISASerialState {
+    ISADevice parent_obj;
+    SerialDevice serial;    /* child "serial" */
     GMutex lock;
     SerialState uart;
     Chardev *chr;
-    int index;
-    uint16_t iobase;
-    int irq;
+    uint32_t index, iobase, isairq;     /* properties; -1: from index */
     MemoryRegion io;
+    qemu_irq irq;
     GByteArray *out;        /* for the chardev, sent by the main loop */
     GByteArray *in;         /* from the chardev, waiting for UART room */
     bool flush_scheduled;
@@ -60,8 +67,8 @@ static const uint16_t isa_serial_io[MAX_ISA_SERIAL_PORTS] = {
 };
 static const int isa_serial_irq[MAX_ISA_SERIAL_PORTS] = { 4, 3, 4, 3 };
 
-static ISASerialState *isa_serials[MAX_ISA_SERIAL_PORTS];
-static bool isa_serial_index_used[MAX_ISA_SERIAL_PORTS];
+/* Realized ports, flushed at exit (the last guest output is not lost) */
+static GPtrArray *isa_serials;
 static bool flush_at_exit;
 
 /* Main-loop work --------------------------------------------------------- */
@@ -105,10 +112,10 @@ static gboolean isa_serial_accept_cb(gpointer opaque)
 /* At exit, on the main thread: what the guest wrote last is not lost */
 static void isa_serial_flush_all(void)
 {
-    int i;
+    guint i;
 
-    for (i = 0; i < MAX_ISA_SERIAL_PORTS; i++) {
-        ISASerialState *s = isa_serials[i];
+    for (i = 0; isa_serials && i < isa_serials->len; i++) {
+        ISASerialState *s = g_ptr_array_index(isa_serials, i);
 
         if (s) {
             g_mutex_lock(&s->lock);
@@ -127,7 +134,7 @@ static void isa_serial_irq_cb(void *opaque, int level)
 {
     ISASerialState *s = opaque;
 
-    pc_set_irq(s->irq, level);
+    qemu_set_irq(s->irq, level);
 }
 
 static bool isa_serial_tx_cb(void *opaque, uint8_t byte)
@@ -296,9 +303,9 @@ static void isa_serial_chr_read(void *opaque, const uint8_t *buf,
 
 /* Reset ------------------------------------------------------------------ */
 
-static void isa_serial_reset(void *opaque)
+static void isa_serial_reset(DeviceState *dev)
 {
-    ISASerialState *s = opaque;
+    ISASerialState *s = (ISASerialState *)dev;
 
     g_mutex_lock(&s->lock);
     serial_reset(&s->uart);
@@ -308,104 +315,150 @@ static void isa_serial_reset(void *opaque)
 
 /* Realize ---------------------------------------------------------------- */
 
-static bool isa_serial_realize(int index, int64_t iobase, int64_t irq,
-                               Chardev *chr, bool mux_escapes, Error **errp)
+static bool serial_chr_mux_escapes(Chardev *chr);
+
+static void isa_serial_initfn(Object *obj)
 {
+    ISASerialState *s = (ISASerialState *)obj;
+
+    g_mutex_init(&s->lock);
+    s->out = g_byte_array_new();
+    s->in = g_byte_array_new();
+    serial_init(&s->uart, isa_serial_irq_cb, isa_serial_tx_cb, s);
+    /* QEMU's isa-serial holds a "serial" device and shows its properties */
+    object_initialize_child(obj, "serial", &s->serial, sizeof(s->serial),
+                            TYPE_SERIAL);
+    object_property_add_alias(obj, "wakeup", OBJECT(&s->serial), "wakeup");
+    object_property_add_alias(obj, "chardev", OBJECT(&s->serial), "chardev");
+    object_property_add_alias(obj, "baudbase", OBJECT(&s->serial),
+                              "baudbase");
+}
+
+static bool isa_serial_realize(DeviceState *dev, Error **errp)
+{
+    /* Ports without an index take the next one, as QEMU counts them */
+    static uint32_t next_index;
+    ISASerialState *s = (ISASerialState *)dev;
     ChardevHandlers h = {
         .read = isa_serial_chr_read,
         .can_read = isa_serial_can_read,
+        .opaque = s,
     };
-    ISASerialState *s;
 
-    if (index < 0) {
-        for (index = 0; index < MAX_ISA_SERIAL_PORTS; index++) {
-            if (!isa_serial_index_used[index]) {
-                break;
-            }
-        }
+    if (s->index == UINT32_MAX) {
+        s->index = next_index;
     }
-    if (index >= MAX_ISA_SERIAL_PORTS) {
+    if (s->index >= MAX_ISA_SERIAL_PORTS) {
         error_setg(errp, "Max. supported number of ISA serial ports is %d.",
                    MAX_ISA_SERIAL_PORTS);
         return false;
     }
-    s = g_new0(ISASerialState, 1);
-    g_mutex_init(&s->lock);
-    s->index = index;
-    s->iobase = iobase >= 0 ? iobase : isa_serial_io[index];
-    s->irq = irq >= 0 ? irq : isa_serial_irq[index];
-    s->chr = chr;
-    s->mux_escapes = mux_escapes;
-    s->out = g_byte_array_new();
-    s->in = g_byte_array_new();
-    serial_init(&s->uart, isa_serial_irq_cb, isa_serial_tx_cb, s);
-    h.opaque = s;
-    if (chr && !qemu_chr_set_handlers(chr, &h, errp)) {
-        goto fail;
+    if (s->iobase == UINT32_MAX) {
+        s->iobase = isa_serial_io[s->index];
     }
-    memory_region_init_io(&s->io, NULL, &isa_serial_io_ops, s, "serial", 8);
-    memory_region_add_subregion(get_system_io(), s->iobase, &s->io);
-    isa_serial_index_used[index] = true;
-    if (!isa_serials[index]) {
-        isa_serials[index] = s;
+    if (s->isairq == UINT32_MAX) {
+        s->isairq = isa_serial_irq[s->index];
     }
-    qemu_register_reset(isa_serial_reset, s);
+    next_index++;
+    /* QEMU asserts here; a bad property is an error for the user */
+    if (s->isairq >= ISA_NUM_IRQS) {
+        error_setg(errp, "isa-serial: irq %u is out of range", s->isairq);
+        return false;
+    }
+    s->irq = isa_get_irq(ISA_DEVICE(dev), s->isairq);
+    if (!qdev_realize(DEVICE(&s->serial), NULL, errp)) {
+        return false;
+    }
+    s->chr = s->serial.chr;
+    s->mux_escapes = s->chr && serial_chr_mux_escapes(s->chr);
+    if (s->chr && !qemu_chr_set_handlers(s->chr, &h, errp)) {
+        return false;
+    }
+    memory_region_init_io(&s->io, OBJECT(dev), &isa_serial_io_ops, s,
+                          "serial", 8);
+    isa_register_ioport(ISA_DEVICE(dev), &s->io, s->iobase);
+    if (!isa_serials) {
+        isa_serials = g_ptr_array_new();
+    }
+    g_ptr_array_add(isa_serials, s);
     if (!flush_at_exit) {
         flush_at_exit = true;
         atexit(isa_serial_flush_all);
     }
     return true;
+}
 
-fail:
+static void isa_serial_finalize(Object *obj)
+{
+    ISASerialState *s = (ISASerialState *)obj;
+
+    if (isa_serials) {
+        g_ptr_array_remove(isa_serials, s);
+    }
     g_byte_array_unref(s->out);
     g_byte_array_unref(s->in);
     g_mutex_clear(&s->lock);
-    g_free(s);
-    return false;
 }
 
-/* Property table --------------------------------------------------------- */
+/* Property tables --------------------------------------------------------- */
 
-/* -device isa-serial's numeric properties (absent: from the index) */
-static const struct {
-    const char *name;
-    int64_t max;
-} isa_serial_props[] = {
-    { "index", 0xfffffffeLL },
-    { "iobase", 0xfff8 },
-    { "irq", 23 },
+static Property isa_serial_properties[] = {
+    DEFINE_PROP_UINT32("index", ISASerialState, index, -1),
+    DEFINE_PROP_UINT32("iobase", ISASerialState, iobase, -1),
+    DEFINE_PROP_UINT32("irq", ISASerialState, isairq, -1),
+    DEFINE_PROP_END_OF_LIST(),
 };
 
-bool isa_serial_device_create(QemuOpts *opts, const char *id, Error **errp)
+static Property serial_properties[] = {
+    DEFINE_PROP_CHR("chardev", SerialDevice, chr),
+    DEFINE_PROP_UINT32("baudbase", SerialDevice, baudbase, 115200),
+    DEFINE_PROP_BOOL("wakeup", SerialDevice, wakeup, false),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+/* Registration: the types -------------------------------------------------- */
+
+static void serial_class_init(ObjectClass *oc, void *data)
 {
-    const char *chr_id = qemu_opt_get(opts, "chardev");
-    int64_t vals[G_N_ELEMENTS(isa_serial_props)];
-    Chardev *chr = NULL;
-    size_t i;
+    DeviceClass *dc = DEVICE_CLASS(oc);
 
-    for (i = 0; i < G_N_ELEMENTS(isa_serial_props); i++) {
-        const char *name = isa_serial_props[i].name;
-        uint32_t v;
-
-        if (!device_prop_get_uint32(opts, name, UINT32_MAX, &v, errp)) {
-            return false;
-        }
-        if (v != UINT32_MAX && v > isa_serial_props[i].max) {
-            error_setg(errp, "isa-serial: %s 0x%x is out of range", name, v);
-            return false;
-        }
-        vals[i] = v == UINT32_MAX ? -1 : (int64_t)v;
-    }
-    if (chr_id) {
-        chr = qemu_chr_find(chr_id);
-        if (!chr) {
-            error_setg(errp, "Property 'serial.chardev' can't find value '%s'",
-                       chr_id);
-            return false;
-        }
-    }
-    return isa_serial_realize(vals[0], vals[1], vals[2], chr, false, errp);
+    device_class_set_props(dc, serial_properties);
+    /* Only inside a bus device (isa-serial) */
+    dc->user_creatable = false;
 }
+
+static void isa_serial_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+
+    dc->realize = isa_serial_realize;
+    dc->reset = isa_serial_reset;
+    device_class_set_props(dc, isa_serial_properties);
+    dc->categories = 1u << DEVICE_CATEGORY_INPUT;
+}
+
+static const TypeInfo serial_info = {
+    .name = TYPE_SERIAL,
+    .parent = TYPE_DEVICE,
+    .instance_size = sizeof(SerialDevice),
+    .class_init = serial_class_init,
+};
+
+static const TypeInfo isa_serial_info = {
+    .name = TYPE_ISA_SERIAL,
+    .parent = TYPE_ISA_DEVICE,
+    .instance_size = sizeof(ISASerialState),
+    .instance_init = isa_serial_initfn,
+    .instance_finalize = isa_serial_finalize,
+    .class_init = isa_serial_class_init,
+};
+
+static void isa_serial_register_types(void)
+{
+    type_register_static(&serial_info);
+    type_register_static(&isa_serial_info);
+}
+type_init(isa_serial_register_types)
 
 /* Registration: -serial ---------------------------------------------------- */
 
@@ -476,7 +529,23 @@ int serial_hds_count(void)
     return serial_hds ? serial_hds->len : 0;
 }
 
-bool serial_hds_create(const char *default_spec, Error **errp)
+/* -serial mon:stdio: the port's input understands QEMU's Ctrl-A escapes */
+static bool serial_chr_mux_escapes(Chardev *chr)
+{
+    guint i;
+
+    for (i = 0; serial_hds && i < serial_hds->len; i++) {
+        SerialHd *hd = g_ptr_array_index(serial_hds, i);
+
+        if (hd->chr == chr) {
+            return hd->mux_escapes;
+        }
+    }
+    return false;
+}
+
+/* COM1..COM4 for the -serial options, as QEMU's serial_hds_isa_init */
+bool serial_hds_create(ISABus *bus, const char *default_spec, Error **errp)
 {
     guint i;
 
@@ -487,6 +556,7 @@ bool serial_hds_create(const char *default_spec, Error **errp)
     for (i = 0; i < (guint)serial_hds_count() && i < MAX_ISA_SERIAL_PORTS;
          i++) {
         SerialHd *hd = g_ptr_array_index(serial_hds, i);
+        ISADevice *dev;
 
         if (hd->none) {
             continue;
@@ -499,7 +569,10 @@ bool serial_hds_create(const char *default_spec, Error **errp)
                 return false;
             }
         }
-        if (!isa_serial_realize(i, -1, -1, hd->chr, hd->mux_escapes, errp)) {
+        dev = isa_new(TYPE_ISA_SERIAL);
+        qdev_prop_set_uint32(DEVICE(dev), "index", i);
+        qdev_prop_set_chr(DEVICE(dev), "chardev", hd->chr);
+        if (!isa_realize_and_unref(dev, bus, errp)) {
             error_prepend(errp, "-serial %s: ", hd->spec);
             return false;
         }

@@ -1,10 +1,45 @@
 /*
- * Interrupt lines: devices raise and lower GSIs; the accelerator (KVM's
- * in-kernel irqchip, or qtest's interception) decides what that means.
+ * Interrupt lines (include/hw/irq.h): qemu_irq objects, and the GSIs
+ * where the PC board's lines end, delivered by the accelerator (KVM's
+ * in-kernel irqchip, or qtest's interception).
  */
 #include <stddef.h>
 
 #include "hw/irq.h"
+
+static const TypeInfo irq_type_info = {
+    .name = TYPE_IRQ,
+    .parent = TYPE_OBJECT,
+    .instance_size = sizeof(IRQState),
+};
+
+static void irq_register_types(void)
+{
+    type_register_static(&irq_type_info);
+}
+type_init(irq_register_types)
+
+qemu_irq qemu_allocate_irq(qemu_irq_handler *handler, void *opaque, int n)
+{
+    IRQState *irq = (IRQState *)object_new(TYPE_IRQ);
+
+    irq->handler = handler;
+    irq->opaque = opaque;
+    irq->n = n;
+    return irq;
+}
+
+void qemu_free_irq(qemu_irq irq)
+{
+    object_unref(OBJECT(irq));
+}
+
+void qemu_set_irq(qemu_irq irq, int level)
+{
+    if (irq && irq->handler) {
+        irq->handler(irq->opaque, irq->n, level);
+    }
+}
 
 static PCIrqHandler *irq_handler;
 
@@ -18,4 +53,20 @@ void pc_set_irq(int gsi, int level)
     if (irq_handler) {
         irq_handler(gsi, level);
     }
+}
+
+static void pc_gsi_handler(void *opaque, int n, int level)
+{
+    pc_set_irq(n, level);
+}
+
+qemu_irq *pc_gsi_irqs(int n)
+{
+    qemu_irq *irqs = g_new0(qemu_irq, n);
+    int i;
+
+    for (i = 0; i < n; i++) {
+        irqs[i] = qemu_allocate_irq(pc_gsi_handler, NULL, i);
+    }
+    return irqs;
 }

@@ -3,6 +3,7 @@
  * help, the hw_compat arrays, vCPU creation for the x86 boards, and
  * query-machines.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,8 +12,55 @@
 #include "monitor/qmp.h"
 #include "monitor/qmp-commands.h"
 #include "sysemu/kvm.h"
+#include "sysemu/user-objects.h"
 
 MachineState *current_machine;
+
+/*
+ * hw_compat arrays: what machine types up to X.Y need to keep the device
+ * ABI they had before X.Y+1 changed a default, for every machine family
+ * (QEMU 7.2's entries for the devices this tree has; the arrays of
+ * devices it lacks come with those devices).  A PC version applies its
+ * hw_compat array, then its pc_compat array.
+ */
+static const GlobalProperty hw_compat_6_0[] = {
+    { "i8042", "extended-state", "false" },
+};
+
+static const GlobalProperty hw_compat_5_1[] = {
+    { "pvpanic", "events", "1" },
+};
+
+#define HW_COMPAT(v, arr) { v, arr, G_N_ELEMENTS(arr) }
+#define HW_NO_COMPAT(v) { v, NULL, 0 }
+
+static const HWCompat hw_compat_arrays[] = {
+    HW_NO_COMPAT("8.0"), HW_NO_COMPAT("7.2"), HW_NO_COMPAT("7.1"),
+    HW_NO_COMPAT("7.0"), HW_NO_COMPAT("6.2"), HW_NO_COMPAT("6.1"),
+    HW_COMPAT("6.0", hw_compat_6_0), HW_NO_COMPAT("5.2"),
+    HW_COMPAT("5.1", hw_compat_5_1), HW_NO_COMPAT("5.0"),
+    HW_NO_COMPAT("4.2"), HW_NO_COMPAT("4.1"), HW_NO_COMPAT("4.0"),
+    HW_NO_COMPAT("3.1"), HW_NO_COMPAT("3.0"), HW_NO_COMPAT("2.12"),
+    HW_NO_COMPAT("2.11"), HW_NO_COMPAT("2.10"), HW_NO_COMPAT("2.9"),
+    HW_NO_COMPAT("2.8"), HW_NO_COMPAT("2.7"), HW_NO_COMPAT("2.6"),
+    HW_NO_COMPAT("2.5"), HW_NO_COMPAT("2.4"), HW_NO_COMPAT("2.3"),
+    HW_NO_COMPAT("2.2"), HW_NO_COMPAT("2.1"), HW_NO_COMPAT("2.0"),
+    HW_NO_COMPAT("1.7"), HW_NO_COMPAT("1.6"), HW_NO_COMPAT("1.5"),
+    HW_NO_COMPAT("1.4"),
+    { NULL },
+};
+
+const HWCompat *hw_compat_find(const char *version)
+{
+    const HWCompat *c;
+
+    for (c = hw_compat_arrays; c->version; c++) {
+        if (!strcmp(c->version, version)) {
+            return c;
+        }
+    }
+    return NULL;
+}
 
 void compat_props_add(GPtrArray *arr, const GlobalProperty *props,
                       size_t nelem)
@@ -240,10 +288,20 @@ bool machine_init_ram(MachineState *ms, Error **errp)
     get_system_memory();
     get_system_io();
     if (ms->memory_backend) {
-        owner = object_resolve_path_component(object_get_container("objects"),
-                                              ms->memory_backend);
         id = ms->memory_backend;
+    } else {
+        /* As QEMU: the RAM is a backend object of its own, /objects/ID */
+        char *opt = g_strdup_printf("%s,id=%s,size=%" PRIu64,
+                                    TYPE_MEMORY_BACKEND_RAM, id,
+                                    ms->ram_size);
+        bool ok = user_object_add(opt, errp);
+
+        g_free(opt);
+        if (!ok) {
+            return false;
+        }
     }
+    owner = object_resolve_path_component(object_get_container("objects"), id);
     if (!memory_machine_init_ram(owner, id, ms->ram_size, errp)) {
         return false;
     }
@@ -297,7 +355,6 @@ bool machine_create_cpus(MachineState *ms, Error **errp)
     for (i = 0; i < ms->smp.cpus; i++) {
         X86CPU *cpu = x86_cpu_new(oc, &ms->cpu_env, mc->compat_props,
                                   ms->global_props, ms->cpu_opts, errp);
-        char *name;
 
         if (!cpu) {
             return false;
@@ -311,10 +368,8 @@ bool machine_create_cpus(MachineState *ms, Error **errp)
             object_unref(OBJECT(cpu));
             return false;
         }
-        name = g_strdup_printf("device[%u]", i);
-        object_property_add_child(object_resolve_path("/machine/unattached"),
-                                  name, OBJECT(cpu));
-        g_free(name);
+        DEVICE(cpu)->realized = true;
+        qdev_add_unattached(OBJECT(cpu));
         g_ptr_array_add(ms->cpus, cpu);
         object_unref(OBJECT(cpu));
     }

@@ -15,6 +15,7 @@
 #include "hw/acpi/pm.h"
 #include "hw/i386/acpi-build.h"
 #include "hw/i386/pc.h"
+#include "qemu/option.h"
 #include "sysemu/device.h"
 #include "sysemu/reset.h"
 
@@ -113,6 +114,7 @@ static const GlobalProperty pc_compat_2_8[] = {
 };
 
 static const GlobalProperty pc_compat_2_7[] = {
+    { "isa-pcspk", "migrate", "off" },
     { ALL_CPUS, "l3-cache", "off" },
     { ALL_CPUS, "full-cpuid-auto-level", "off" },
     { CPU("Opteron_G3"), "family", "15" },
@@ -302,8 +304,12 @@ static void pc_version_options(MachineClass *mc, const PCVersionData *d,
         mc->is_default = false;
     }
     if (v->compat) {
+        const HWCompat *hw = hw_compat_find(v->compat);
+
         c = pc_compat_find(v->compat);
-        g_assert(c);
+        g_assert(c && hw);
+        /* QEMU's order: the version's hw_compat, then its pc_compat */
+        compat_props_add(mc->compat_props, hw->props, hw->len);
         compat_props_add(mc->compat_props, c->props, c->len);
     }
     if (v->options) {
@@ -490,6 +496,7 @@ static void pc_version_class_init(ObjectClass *oc, void *data)
     mc->hotpluggable_cpus = true;
     mc->default_cpu_version = 1;
     mc->init = pc_machine_init;
+    mc->done = pc_machine_done;
     mc->ram_below_4g = pc_ram_below_4g;
     pc_version_options(mc, d, d->index);
 }
@@ -529,11 +536,6 @@ static void pc_register_types(void)
     type_register_static(&pc_machine_info);
 }
 type_init(pc_register_types)
-
-static void pc_acpi_reset(void *opaque)
-{
-    acpi_pm_reset();
-}
 
 /*
  * Guest RAM as QEMU 7.2's PC maps it (ram-below-4g, ram-above-4g), and
@@ -587,8 +589,8 @@ static void pc_basic_ports_init(void)
 }
 
 /*
- * The board: RAM, vCPUs, the ACPI PM block and tables (the RSDP goes to
- * the boot loader), the reset and power-button hooks.
+ * The board: RAM, vCPUs, the devices (hw/i386/pc-devices.c), the
+ * power-button hook.  ACPI tables come when -device is done (pc_done).
  */
 bool pc_machine_init(MachineState *ms, Error **errp)
 {
@@ -604,15 +606,13 @@ bool pc_machine_init(MachineState *ms, Error **errp)
     if (!pc_devices_create(ms, errp)) {
         return false;
     }
-    if (acpi_enabled(ms)) {
-        if (!acpi_pm_init(ms, errp) ||
-            !acpi_build_tables(ms, &ms->acpi_rsdp, errp)) {
-            return false;
-        }
-        qemu_register_reset(pc_acpi_reset, NULL);
-        qemu_machine_hooks_install(acpi_pm_powerdown);
-    } else {
-        qemu_machine_hooks_install(NULL);
-    }
+    qemu_machine_hooks_install(acpi_enabled(ms) ? acpi_pm_powerdown : NULL);
     return true;
+}
+
+/* After -device: the ACPI tables describe what is there (pvpanic) */
+bool pc_machine_done(MachineState *ms, Error **errp)
+{
+    return !acpi_enabled(ms) ||
+           acpi_build_tables(ms, &ms->acpi_rsdp, errp);
 }

@@ -12,10 +12,9 @@
 
 #include <glib.h>
 
-#include "exec/memory.h"
 #include "hw/input/i8042.h"
-#include "hw/irq.h"
-#include "sysemu/reset.h"
+#include "hw/isa/isa.h"
+#include "hw/qdev-properties.h"
 #include "sysemu/runstate.h"
 
 #define I8042_DATA 0x60
@@ -49,6 +48,7 @@
 /* State ------------------------------------------------------------------ */
 
 typedef struct I8042State {
+    ISADevice parent_obj;
     GMutex lock;
     uint8_t mode, status, outport;
     uint8_t pending_cmd;    /* controller command waiting for its data */
@@ -58,9 +58,15 @@ typedef struct I8042State {
     uint8_t queue[I8042_QUEUE_SIZE];
     bool queue_aux[I8042_QUEUE_SIZE];
     unsigned head, count;
-    int kbd_irq, aux_irq;
+    int kbd_level, aux_level;
     bool reset_requested;   /* sent after the lock is dropped */
     MemoryRegion data_io, cmd_io;
+    qemu_irq irq_kbd, irq_mouse;
+    qemu_irq a20_out;
+
+    /* Properties, as QEMU's */
+    uint8_t kbd_irq, mouse_irq;
+    bool extended_state, kbd_throttle;
 } I8042State;
 
 static void i8042_update_irq(I8042State *s)
@@ -80,13 +86,13 @@ static void i8042_update_irq(I8042State *s)
             kbd = !!(s->mode & MODE_KBD_INT);
         }
     }
-    if (kbd != s->kbd_irq) {
-        s->kbd_irq = kbd;
-        pc_set_irq(I8042_KBD_IRQ, kbd);
+    if (kbd != s->kbd_level) {
+        s->kbd_level = kbd;
+        qemu_set_irq(s->irq_kbd, kbd);
     }
-    if (aux != s->aux_irq) {
-        s->aux_irq = aux;
-        pc_set_irq(I8042_AUX_IRQ, aux);
+    if (aux != s->aux_level) {
+        s->aux_level = aux;
+        qemu_set_irq(s->irq_mouse, aux);
     }
 }
 
@@ -370,9 +376,9 @@ static const MemoryRegionOps i8042_cmd_ops = {
 
 /* Reset ------------------------------------------------------------------ */
 
-static void i8042_reset(void *opaque)
+static void i8042_reset(DeviceState *dev)
 {
-    I8042State *s = opaque;
+    I8042State *s = (I8042State *)dev;
 
     g_mutex_lock(&s->lock);
     s->mode = MODE_KBD_INT | MODE_AUX_INT;
@@ -385,20 +391,82 @@ static void i8042_reset(void *opaque)
     g_mutex_unlock(&s->lock);
 }
 
-/* Realize and registration ------------------------------------------------ */
+/* Realize ---------------------------------------------------------------- */
 
-bool i8042_create(Error **errp)
+static void i8042_initfn(Object *obj)
 {
-    I8042State *s = g_new0(I8042State, 1);
+    I8042State *s = (I8042State *)obj;
 
     g_mutex_init(&s->lock);
-    i8042_reset(s);
-    memory_region_init_io(&s->data_io, NULL, &i8042_data_ops, s,
-                          "i8042-data", 1);
-    memory_region_add_subregion(get_system_io(), I8042_DATA, &s->data_io);
-    memory_region_init_io(&s->cmd_io, NULL, &i8042_cmd_ops, s, "i8042-cmd",
+    memory_region_init_io(&s->data_io, obj, &i8042_data_ops, s, "i8042-data",
                           1);
-    memory_region_add_subregion(get_system_io(), I8042_CMD, &s->cmd_io);
-    qemu_register_reset(i8042_reset, s);
+    memory_region_init_io(&s->cmd_io, obj, &i8042_cmd_ops, s, "i8042-cmd", 1);
+    qdev_init_gpio_out_named(DEVICE(obj), &s->a20_out, "a20", 1);
+    qdev_init_gpio_out(DEVICE(obj), &s->irq_kbd, 1);
+    qdev_init_gpio_out(DEVICE(obj), &s->irq_mouse, 1);
+}
+
+static bool i8042_realize(DeviceState *dev, Error **errp)
+{
+    I8042State *s = (I8042State *)dev;
+    ISADevice *isadev = ISA_DEVICE(dev);
+
+    if (s->kbd_irq >= ISA_NUM_IRQS) {
+        error_setg(errp, "Maximum value for \"kbd-irq\" is: %u",
+                   ISA_NUM_IRQS - 1);
+        return false;
+    }
+    if (s->mouse_irq >= ISA_NUM_IRQS) {
+        error_setg(errp, "Maximum value for \"mouse-irq\" is: %u",
+                   ISA_NUM_IRQS - 1);
+        return false;
+    }
+    isa_register_ioport(isadev, &s->data_io, I8042_DATA);
+    isa_register_ioport(isadev, &s->cmd_io, I8042_CMD);
+    qdev_connect_gpio_out(dev, 0, isa_get_irq(isadev, s->kbd_irq));
+    qdev_connect_gpio_out(dev, 1, isa_get_irq(isadev, s->mouse_irq));
     return true;
 }
+
+static void i8042_finalize(Object *obj)
+{
+    g_mutex_clear(&((I8042State *)obj)->lock);
+}
+
+/* Property table --------------------------------------------------------- */
+
+/* extended-state and kbd-throttle are QEMU's migration and input knobs */
+static Property i8042_properties[] = {
+    DEFINE_PROP_BOOL("extended-state", I8042State, extended_state, true),
+    DEFINE_PROP_BOOL("kbd-throttle", I8042State, kbd_throttle, false),
+    DEFINE_PROP_UINT8("kbd-irq", I8042State, kbd_irq, I8042_KBD_IRQ),
+    DEFINE_PROP_UINT8("mouse-irq", I8042State, mouse_irq, I8042_AUX_IRQ),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+/* Registration ------------------------------------------------------------ */
+
+static void i8042_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+
+    dc->realize = i8042_realize;
+    dc->reset = i8042_reset;
+    device_class_set_props(dc, i8042_properties);
+    dc->categories = 1u << DEVICE_CATEGORY_INPUT;
+}
+
+static const TypeInfo i8042_info = {
+    .name = TYPE_I8042,
+    .parent = TYPE_ISA_DEVICE,
+    .instance_size = sizeof(I8042State),
+    .instance_init = i8042_initfn,
+    .instance_finalize = i8042_finalize,
+    .class_init = i8042_class_init,
+};
+
+static void i8042_register_types(void)
+{
+    type_register_static(&i8042_info);
+}
+type_init(i8042_register_types)

@@ -10,17 +10,18 @@
 
 #include <glib.h>
 
-#include "exec/memory.h"
+#include "hw/isa/isa.h"
 #include "hw/misc/debugexit.h"
-#include "sysemu/device.h"
+#include "hw/qdev-properties.h"
 #include "sysemu/reset.h"
 
 /* State ------------------------------------------------------------------ */
 
-typedef struct DebugExitState {
+typedef struct ISADebugExitState {
+    ISADevice parent_obj;
     uint32_t iobase, iosize;
     MemoryRegion io;
-} DebugExitState;
+} ISADebugExitState;
 
 /* Register read/write ---------------------------------------------------- */
 
@@ -45,49 +46,44 @@ static const MemoryRegionOps debug_exit_ops = {
 
 /* Realize ---------------------------------------------------------------- */
 
-static bool debug_exit_realize(DebugExitState *s, Error **errp)
+static bool debug_exit_realize(DeviceState *dev, Error **errp)
 {
-    if (!s->iosize || s->iobase > 0xffff || s->iosize > 0x10000 - s->iobase) {
-        error_setg(errp, "isa-debug-exit: ports 0x%x+0x%x are outside the "
-                   "I/O space", s->iobase, s->iosize);
-        return false;
-    }
-    memory_region_init_io(&s->io, NULL, &debug_exit_ops, s, "isa-debug-exit",
-                          s->iosize);
-    memory_region_add_subregion(get_system_io(), s->iobase, &s->io);
+    ISADebugExitState *s = (ISADebugExitState *)dev;
+
+    memory_region_init_io(&s->io, OBJECT(dev), &debug_exit_ops, s,
+                          TYPE_ISA_DEBUG_EXIT_DEVICE, s->iosize);
+    isa_register_ioport(ISA_DEVICE(dev), &s->io, s->iobase);
     return true;
 }
 
 /* Property table --------------------------------------------------------- */
 
-static const struct {
-    const char *name;
-    uint32_t defval;
-    size_t offset;
-} debug_exit_props[] = {
-    { "iobase", 0x501, offsetof(DebugExitState, iobase) },
-    { "iosize", 0x02, offsetof(DebugExitState, iosize) },
+static Property debug_exit_properties[] = {
+    DEFINE_PROP_UINT32("iobase", ISADebugExitState, iobase, 0x501),
+    DEFINE_PROP_UINT32("iosize", ISADebugExitState, iosize, 0x02),
+    DEFINE_PROP_END_OF_LIST(),
 };
 
 /* Registration ------------------------------------------------------------ */
 
-bool isa_debug_exit_create(QemuOpts *opts, const char *id, Error **errp)
+static void debug_exit_class_init(ObjectClass *oc, void *data)
 {
-    DebugExitState *s = g_new0(DebugExitState, 1);
-    size_t i;
+    DeviceClass *dc = DEVICE_CLASS(oc);
 
-    for (i = 0; i < G_N_ELEMENTS(debug_exit_props); i++) {
-        uint32_t *field = (uint32_t *)((char *)s + debug_exit_props[i].offset);
-
-        if (!device_prop_get_uint32(opts, debug_exit_props[i].name,
-                                    debug_exit_props[i].defval, field, errp)) {
-            g_free(s);
-            return false;
-        }
-    }
-    if (!debug_exit_realize(s, errp)) {
-        g_free(s);
-        return false;
-    }
-    return true;
+    dc->realize = debug_exit_realize;
+    device_class_set_props(dc, debug_exit_properties);
+    dc->categories = 1u << DEVICE_CATEGORY_MISC;
 }
+
+static const TypeInfo debug_exit_info = {
+    .name = TYPE_ISA_DEBUG_EXIT_DEVICE,
+    .parent = TYPE_ISA_DEVICE,
+    .instance_size = sizeof(ISADebugExitState),
+    .class_init = debug_exit_class_init,
+};
+
+static void debug_exit_register_types(void)
+{
+    type_register_static(&debug_exit_info);
+}
+type_init(debug_exit_register_types)

@@ -9,25 +9,31 @@
 
 #include <glib.h>
 
-#include "exec/memory.h"
+#include "hw/isa/isa.h"
 #include "hw/misc/pvpanic.h"
-#include "sysemu/device.h"
+#include "hw/qdev-properties.h"
 #include "sysemu/runstate.h"
 
 #define PVPANIC_PANICKED (1u << 0)
 #define PVPANIC_CRASH_LOADED (1u << 1)
 
-typedef struct PVPanicState {
-    uint32_t ioport;
-    uint32_t events;
-    MemoryRegion io;
-} PVPanicState;
+/* State ------------------------------------------------------------------ */
 
-static PVPanicState *pvpanic;
+typedef struct PVPanicISAState {
+    ISADevice parent_obj;
+    uint16_t ioport;
+    uint8_t events;
+    MemoryRegion mr;
+} PVPanicISAState;
+
+/* The one pvpanic (QEMU allows one: its firmware file is unique) */
+static PVPanicISAState *pvpanic;
+
+/* Register read/write ---------------------------------------------------- */
 
 static uint64_t pvpanic_read(void *opaque, hwaddr addr, unsigned size)
 {
-    PVPanicState *s = opaque;
+    PVPanicISAState *s = opaque;
 
     return s->events;
 }
@@ -50,40 +56,75 @@ static const MemoryRegionOps pvpanic_ops = {
     .endianness = DEVICE_LITTLE_ENDIAN,
 };
 
-bool pvpanic_create(QemuOpts *opts, const char *id, Error **errp)
-{
-    PVPanicState *s;
-    uint32_t ioport, events;
+/* Realize ---------------------------------------------------------------- */
 
-    if (!device_prop_get_uint32(opts, "ioport", 0x505, &ioport, errp) ||
-        !device_prop_get_uint32(opts, "events",
-                                PVPANIC_PANICKED | PVPANIC_CRASH_LOADED,
-                                &events, errp)) {
-        return false;
-    }
-    if (ioport > 0xffff) {
-        error_setg(errp, "Parameter 'ioport' expects uint16_t");
-        return false;
-    }
-    if (events > 0xff) {
-        error_setg(errp, "Parameter 'events' expects uint8_t");
-        return false;
-    }
+static void pvpanic_isa_initfn(Object *obj)
+{
+    PVPanicISAState *s = (PVPanicISAState *)obj;
+
+    memory_region_init_io(&s->mr, obj, &pvpanic_ops, s, "pvpanic", 1);
+}
+
+static bool pvpanic_isa_realize(DeviceState *dev, Error **errp)
+{
+    PVPanicISAState *s = (PVPanicISAState *)dev;
+
     if (pvpanic) {
         /* QEMU's text: its firmware interface allows one */
         error_setg(errp, "duplicate fw_cfg file name: etc/pvpanic-port");
         return false;
     }
-    s = g_new0(PVPanicState, 1);
-    s->ioport = ioport;
-    s->events = events;
-    memory_region_init_io(&s->io, NULL, &pvpanic_ops, s, "pvpanic", 1);
-    memory_region_add_subregion(get_system_io(), ioport, &s->io);
     pvpanic = s;
+    isa_register_ioport(ISA_DEVICE(dev), &s->mr, s->ioport);
     return true;
+}
+
+static void pvpanic_isa_unrealize(DeviceState *dev)
+{
+    PVPanicISAState *s = (PVPanicISAState *)dev;
+
+    if (s->mr.container) {
+        memory_region_del_subregion(s->mr.container, &s->mr);
+    }
+    pvpanic = NULL;
 }
 
 int pvpanic_port(void)
 {
     return pvpanic ? (int)pvpanic->ioport : -1;
 }
+
+/* Property table --------------------------------------------------------- */
+
+static Property pvpanic_isa_properties[] = {
+    DEFINE_PROP_UINT16("ioport", PVPanicISAState, ioport, 0x505),
+    DEFINE_PROP_UINT8("events", PVPanicISAState, events,
+                      PVPANIC_PANICKED | PVPANIC_CRASH_LOADED),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+/* Registration ------------------------------------------------------------ */
+
+static void pvpanic_isa_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+
+    dc->realize = pvpanic_isa_realize;
+    dc->unrealize = pvpanic_isa_unrealize;
+    device_class_set_props(dc, pvpanic_isa_properties);
+    dc->categories = 1u << DEVICE_CATEGORY_MISC;
+}
+
+static const TypeInfo pvpanic_isa_info = {
+    .name = TYPE_PVPANIC_ISA_DEVICE,
+    .parent = TYPE_ISA_DEVICE,
+    .instance_size = sizeof(PVPanicISAState),
+    .instance_init = pvpanic_isa_initfn,
+    .class_init = pvpanic_isa_class_init,
+};
+
+static void pvpanic_register_types(void)
+{
+    type_register_static(&pvpanic_isa_info);
+}
+type_init(pvpanic_register_types)

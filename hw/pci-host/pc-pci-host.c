@@ -14,9 +14,8 @@
 
 #include <glib.h>
 
-#include "exec/memory.h"
 #include "hw/pci-host/pc-pci-host.h"
-#include "sysemu/reset.h"
+#include "hw/sysbus.h"
 #include "sysemu/runstate.h"
 
 #define PCI_CONFIG_ADDR 0xcf8
@@ -58,7 +57,13 @@ static const PCHostBridgeInfo host_bridges[] = {
     },
 };
 
+typedef struct PCPCIHostClass {
+    DeviceClass parent_class;
+    PCHostBridgeKind kind;
+} PCPCIHostClass;
+
 typedef struct PCPCIHostState {
+    SysBusDevice parent_obj;
     GMutex lock;
     PCHostBridgeKind kind;
     uint32_t config_addr;
@@ -230,39 +235,91 @@ static void pc_pci_host_reset_locked(PCPCIHostState *s)
     s->rcr = 0;
 }
 
-static void pc_pci_host_reset(void *opaque)
+static void pc_pci_host_reset(DeviceState *dev)
 {
-    PCPCIHostState *s = opaque;
+    PCPCIHostState *s = (PCPCIHostState *)dev;
 
     g_mutex_lock(&s->lock);
     pc_pci_host_reset_locked(s);
     g_mutex_unlock(&s->lock);
 }
 
-/* Realize and registration ------------------------------------------------ */
+/* Realize ---------------------------------------------------------------- */
 
-bool pc_pci_host_create(PCHostBridgeKind kind, Error **errp)
+static void pc_pci_host_initfn(Object *obj)
 {
-    PCPCIHostState *s = g_new0(PCPCIHostState, 1);
+    PCPCIHostState *s = (PCPCIHostState *)obj;
 
     g_mutex_init(&s->lock);
-    s->kind = kind;
-    pc_pci_host_reset_locked(s);
-    memory_region_init_io(&s->conf_idx, NULL, &pc_pci_host_addr_ops, s,
+    s->kind = ((PCPCIHostClass *)OBJECT_GET_CLASS(obj))->kind;
+    memory_region_init_io(&s->conf_idx, obj, &pc_pci_host_addr_ops, s,
                           "pci-conf-idx", 4);
-    memory_region_add_subregion(get_system_io(), PCI_CONFIG_ADDR,
-                                &s->conf_idx);
-    memory_region_init_io(&s->conf_data, NULL, &pc_pci_host_data_ops, s,
+    memory_region_init_io(&s->conf_data, obj, &pc_pci_host_data_ops, s,
                           "pci-conf-data", 4);
-    memory_region_add_subregion(get_system_io(), PCI_CONFIG_DATA,
-                                &s->conf_data);
+}
+
+static bool pc_pci_host_realize(DeviceState *dev, Error **errp)
+{
+    PCPCIHostState *s = (PCPCIHostState *)dev;
+    SysBusDevice *sbd = SYS_BUS_DEVICE(dev);
+
+    sysbus_add_io(sbd, PCI_CONFIG_ADDR, &s->conf_idx);
+    sysbus_add_io(sbd, PCI_CONFIG_DATA, &s->conf_data);
     /* ICH9-LPC's and PIIX3's register in QEMU, over pci-conf-idx */
-    memory_region_init_io(&s->rcr_io, NULL, &pc_pci_host_rcr_ops, s,
-                          kind == PC_HOST_Q35_MCH ? "lpc-reset-control"
-                                                  : "piix3-reset-control",
+    memory_region_init_io(&s->rcr_io, OBJECT(dev), &pc_pci_host_rcr_ops, s,
+                          s->kind == PC_HOST_Q35_MCH ? "lpc-reset-control"
+                                                     : "piix3-reset-control",
                           1);
     memory_region_add_subregion_overlap(get_system_io(), PCI_CONFIG_ADDR + 1,
                                         &s->rcr_io, 1);
-    qemu_register_reset(pc_pci_host_reset, s);
     return true;
 }
+
+static void pc_pci_host_finalize(Object *obj)
+{
+    g_mutex_clear(&((PCPCIHostState *)obj)->lock);
+}
+
+/* Registration ------------------------------------------------------------ */
+
+static void pc_pci_host_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+
+    ((PCPCIHostClass *)oc)->kind = (PCHostBridgeKind)(uintptr_t)data;
+    dc->realize = pc_pci_host_realize;
+    dc->reset = pc_pci_host_reset;
+    dc->categories = 1u << DEVICE_CATEGORY_BRIDGE;
+}
+
+static void pc_pci_host_register_types(void)
+{
+    static const TypeInfo infos[] = {
+        {
+            .name = TYPE_Q35_HOST_DEVICE,
+            .parent = TYPE_SYS_BUS_DEVICE,
+            .instance_size = sizeof(PCPCIHostState),
+            .class_size = sizeof(PCPCIHostClass),
+            .instance_init = pc_pci_host_initfn,
+            .instance_finalize = pc_pci_host_finalize,
+            .class_init = pc_pci_host_class_init,
+            .class_data = (void *)(uintptr_t)PC_HOST_Q35_MCH,
+        },
+        {
+            .name = TYPE_I440FX_PCI_HOST_BRIDGE,
+            .parent = TYPE_SYS_BUS_DEVICE,
+            .instance_size = sizeof(PCPCIHostState),
+            .class_size = sizeof(PCPCIHostClass),
+            .instance_init = pc_pci_host_initfn,
+            .instance_finalize = pc_pci_host_finalize,
+            .class_init = pc_pci_host_class_init,
+            .class_data = (void *)(uintptr_t)PC_HOST_I440FX,
+        },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(infos); i++) {
+        type_register_static(&infos[i]);
+    }
+}
+type_init(pc_pci_host_register_types)

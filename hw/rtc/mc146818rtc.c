@@ -11,10 +11,9 @@
 
 #include <glib.h>
 
-#include "exec/memory.h"
-#include "hw/irq.h"
+#include "hw/isa/isa.h"
+#include "hw/qdev-properties.h"
 #include "hw/rtc/mc146818rtc.h"
-#include "sysemu/reset.h"
 
 #define NS_PER_SEC 1000000000LL
 /* UIP is set this long before each update (244 us at 32.768 kHz) */
@@ -94,8 +93,11 @@ static void rtc_latch_time(RTCState *s)
     int year;
 
     gmtime_r(&secs, &tm);
-    /* not negative (RTC_MIN_SECS), unlike tm_year before 1900 */
-    year = tm.tm_year + 1900;
+    /*
+     * Counted from base_year, as QEMU's registers count (0 on the PC);
+     * not negative (RTC_MIN_SECS, and a base after the date reads 0)
+     */
+    year = MAX((int64_t)tm.tm_year + 1900 - s->base_year, 0);
     s->cmos[RTC_SECONDS] = rtc_to_reg(s, tm.tm_sec);
     s->cmos[RTC_MINUTES] = rtc_to_reg(s, tm.tm_min);
     s->cmos[RTC_HOURS] = rtc_hour_to_reg(s, tm.tm_hour);
@@ -118,8 +120,9 @@ static void rtc_commit_time(RTCState *s)
     tm.tm_hour = rtc_hour_from_reg(s, s->cmos[RTC_HOURS]);
     tm.tm_mday = rtc_from_reg(s, s->cmos[RTC_DAY_OF_MONTH]);
     tm.tm_mon = rtc_from_reg(s, s->cmos[RTC_MONTH]) - 1;
-    tm.tm_year = rtc_from_reg(s, s->cmos[RTC_CENTURY]) * 100 +
-                 rtc_from_reg(s, s->cmos[RTC_YEAR]) - 1900;
+    tm.tm_year = MIN((int64_t)rtc_from_reg(s, s->cmos[RTC_CENTURY]) * 100 +
+                     rtc_from_reg(s, s->cmos[RTC_YEAR]) + s->base_year - 1900,
+                     INT32_MAX / 2);
     secs = timegm(&tm);
     if (secs < RTC_MIN_SECS) {
         secs = RTC_MIN_SECS;
@@ -297,17 +300,26 @@ void rtc_init(RTCState *s, RTCClockFunc *clock, RTCIrqFunc *irq,
     rtc_latch_time(s);
 }
 
-/* Registration: the board's RTC ------------------------------------------ */
+/* The ISA device ------------------------------------------------------------ */
 
 typedef struct ISARTCState {
+    ISADevice parent_obj;
     GMutex lock;
     RTCState rtc;
     MemoryRegion io, index_io;
+    qemu_irq irq;
+    /* Properties, as QEMU's (lost_tick_policy: no periodic interrupt) */
+    int32_t base_year;
+    uint16_t iobase;
+    uint8_t isairq;
+    int lost_tick_policy;
 } ISARTCState;
 
 static void isa_rtc_irq(void *opaque, int level)
 {
-    pc_set_irq(RTC_ISA_IRQ, level);
+    ISARTCState *s = opaque;
+
+    qemu_set_irq(s->irq, level);
 }
 
 /* Even offsets are the index register, odd ones the data (QEMU's cmos_ops) */
@@ -340,29 +352,119 @@ static const MemoryRegionOps isa_rtc_ops = {
     .endianness = DEVICE_LITTLE_ENDIAN,
 };
 
-static void isa_rtc_reset(void *opaque)
+static void isa_rtc_reset(DeviceState *dev)
 {
-    ISARTCState *s = opaque;
+    ISARTCState *s = (ISARTCState *)dev;
 
     g_mutex_lock(&s->lock);
     rtc_reset(&s->rtc);
     g_mutex_unlock(&s->lock);
 }
 
-bool rtc_isa_create(uint64_t below_4g, uint64_t above_4g, unsigned cpus,
-                    Error **errp)
+static void isa_rtc_initfn(Object *obj)
 {
-    ISARTCState *s = g_new0(ISARTCState, 1);
+    ISARTCState *s = (ISARTCState *)obj;
 
     g_mutex_init(&s->lock);
     rtc_init(&s->rtc, NULL, isa_rtc_irq, s);
-    rtc_set_pc_memory_fields(&s->rtc, below_4g, above_4g, cpus);
-    memory_region_init_io(&s->io, NULL, &isa_rtc_ops, s, "rtc", 2);
+}
+
+static JsonNode *isa_rtc_get_date(Object *obj, ObjectProperty *prop,
+                                  Error **errp);
+
+static bool isa_rtc_realize(DeviceState *dev, Error **errp)
+{
+    ISARTCState *s = (ISARTCState *)dev;
+
+    g_mutex_lock(&s->lock);
+    s->rtc.base_year = s->base_year;
+    rtc_latch_time(&s->rtc);
+    g_mutex_unlock(&s->lock);
+    /* QEMU adds these at realize (device-list-properties lacks them) */
+    if (!object_property_find(OBJECT(dev), "date")) {
+        qdev_init_gpio_out(dev, &s->irq, 1);
+        object_property_add(OBJECT(dev), "date", "struct tm",
+                            isa_rtc_get_date, NULL);
+    }
+    memory_region_init_io(&s->io, OBJECT(dev), &isa_rtc_ops, s, "rtc", 2);
     /* QEMU's index port is a region of its own, for coalesced writes */
-    memory_region_init_io(&s->index_io, NULL, &isa_rtc_ops, s, "rtc-index",
-                          1);
+    memory_region_init_io(&s->index_io, OBJECT(dev), &isa_rtc_ops, s,
+                          "rtc-index", 1);
     memory_region_add_subregion(&s->io, 0, &s->index_io);
-    memory_region_add_subregion(get_system_io(), 0x70, &s->io);
-    qemu_register_reset(isa_rtc_reset, s);
+    isa_register_ioport(ISA_DEVICE(dev), &s->io, s->iobase);
     return true;
 }
+
+static void isa_rtc_finalize(Object *obj)
+{
+    g_mutex_clear(&((ISARTCState *)obj)->lock);
+}
+
+void rtc_set_pc_memory(ISADevice *dev, uint64_t below_4g, uint64_t above_4g,
+                       unsigned cpus)
+{
+    ISARTCState *s = (ISARTCState *)dev;
+
+    g_mutex_lock(&s->lock);
+    rtc_set_pc_memory_fields(&s->rtc, below_4g, above_4g, cpus);
+    g_mutex_unlock(&s->lock);
+}
+
+/* "date": the guest's time as the registers show it (QEMU's struct tm) */
+static JsonNode *isa_rtc_get_date(Object *obj, ObjectProperty *prop,
+                                  Error **errp)
+{
+    ISARTCState *s = (ISARTCState *)obj;
+    JsonObject *o = json_object_new();
+    JsonNode *n = json_node_alloc();
+    struct tm tm;
+    time_t secs;
+
+    g_mutex_lock(&s->lock);
+    secs = rtc_guest_secs(&s->rtc);
+    g_mutex_unlock(&s->lock);
+    gmtime_r(&secs, &tm);
+    json_object_set_int_member(o, "tm_year", tm.tm_year);
+    json_object_set_int_member(o, "tm_mon", tm.tm_mon);
+    json_object_set_int_member(o, "tm_mday", tm.tm_mday);
+    json_object_set_int_member(o, "tm_hour", tm.tm_hour);
+    json_object_set_int_member(o, "tm_min", tm.tm_min);
+    json_object_set_int_member(o, "tm_sec", tm.tm_sec);
+    json_node_init_object(n, o);
+    json_object_unref(o);
+    return n;
+}
+
+static Property isa_rtc_properties[] = {
+    DEFINE_PROP_INT32("base_year", ISARTCState, base_year, 1980),
+    DEFINE_PROP_UINT16("iobase", ISARTCState, iobase, 0x70),
+    DEFINE_PROP_UINT8("irq", ISARTCState, isairq, RTC_ISA_IRQ),
+    DEFINE_PROP_LOSTTICKPOLICY("lost_tick_policy", ISARTCState,
+                               lost_tick_policy, LOST_TICK_POLICY_DISCARD),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+static void isa_rtc_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+
+    dc->realize = isa_rtc_realize;
+    dc->reset = isa_rtc_reset;
+    device_class_set_props(dc, isa_rtc_properties);
+    dc->categories = 1u << DEVICE_CATEGORY_MISC;
+}
+
+static const TypeInfo isa_rtc_info = {
+    .name = TYPE_MC146818_RTC,
+    .parent = TYPE_ISA_DEVICE,
+    .instance_size = sizeof(ISARTCState),
+    .instance_init = isa_rtc_initfn,
+    .instance_finalize = isa_rtc_finalize,
+    .class_init = isa_rtc_class_init,
+};
+
+static void isa_rtc_register_types(void)
+{
+    type_register_static(&isa_rtc_info);
+}
+type_init(isa_rtc_register_types)

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hw/qdev-core.h"
 #include "qom/object.h"
 #include "target/i386/cpu.h"
 
@@ -50,6 +51,8 @@ typedef struct MachineClass {
 
     /* Board construction (NULL: no devices, as "none") */
     bool (*init)(MachineState *ms, Error **errp);
+    /* After -device: what depends on every device (ACPI tables) */
+    bool (*done)(MachineState *ms, Error **errp);
 } MachineClass;
 
 #define MACHINE_CLASS(oc) ((MachineClass *)(oc))
@@ -128,6 +131,14 @@ void machine_class_help(MachineClass *mc);
 
 void compat_props_add(GPtrArray *arr, const GlobalProperty *props,
                       size_t nelem);
+
+/* A version's hw_compat array (hw/core/machine.c), for every family */
+typedef struct HWCompat {
+    const char *version;
+    const GlobalProperty *props;
+    size_t len;
+} HWCompat;
+const HWCompat *hw_compat_find(const char *version);
 
 /* The running machine (after vl.c created it), or NULL */
 extern MachineState *current_machine;

@@ -19,6 +19,8 @@ typedef JsonNode *QmpMarshalFunc(const void *args, Error **errp);
 
 #define QMP_CMD_OOB (1u << 0)        /* may run out of band */
 #define QMP_CMD_PRECONFIG (1u << 1)  /* allowed before x-exit-preconfig */
+/* "gen": false: the handler checks the arguments itself (a JsonObject) */
+#define QMP_CMD_NO_GEN (1u << 2)
 
 typedef struct QmpCommand {
     const char *name;
@@ -32,8 +34,14 @@ extern const QmpCommand qmp_commands[];
 /* query-qmp-schema's answer, as JSON text */
 extern const char qmp_schema_json[];
 
-/* Sends an event to every QMP monitor in command mode; data may be NULL. */
+/*
+ * Sends an event to every QMP monitor in command mode; data may be NULL
+ * (taken: the caller's reference is dropped).
+ */
 void qmp_event_send(const char *event, JsonNode *data);
+/* Sees every event before it is sent (in-process tests); data borrowed */
+typedef void QmpEventObserver(const char *event, JsonNode *data);
+void qmp_event_set_observer(QmpEventObserver *fn);
 
 /* -mon [chardev=]ID[,mode=readline|control]: HMP (the default) or QMP */
 bool qemu_mon_add(const char *optarg, Error **errp);
@@ -41,6 +49,10 @@ bool qemu_mon_add(const char *optarg, Error **errp);
 char *qemu_monitor_compat_id(void);
 /* -qmp unix:PATH,server=on,wait=off | stdio */
 bool qemu_qmp_add(const char *optarg, Error **errp);
+
+/* A QOM path as QEMU resolves it (absolute, or an unambiguous tail) */
+typedef struct Object Object;
+Object *qom_resolve_path(const char *path);
 
 /* Helpers for handlers */
 JsonNode *qmp_empty_return(void);

@@ -103,6 +103,7 @@ struct ObjectProperty {
     void *opaque_ptr;
     char *defval;      /* field properties: default, parsed at object_new */
     bool alias_target; /* opaque_ptr is the alias's target (qom/object.c) */
+    const void *qdev_prop; /* the qdev Property it was made from, or NULL */
 };
 
 /* Type registration; type_init(fn) runs fn before main(). */
@@ -154,6 +155,10 @@ ObjectProperty *object_class_property_add_field(ObjectClass *oc,
                                                 PropKind kind, size_t offset,
                                                 const char *defval,
                                                 const char *description);
+/* The accessors of field properties, for wrappers (qdev's) */
+JsonNode *object_field_get(Object *obj, ObjectProperty *prop, Error **errp);
+bool object_field_set(Object *obj, ObjectProperty *prop, JsonNode *value,
+                      Error **errp);
 /*
  * For custom string properties: the string a set accessor was given, or
  * NULL with QEMU's "Invalid parameter type ... expected: string"
@@ -197,6 +202,12 @@ ObjectProperty *object_property_add_link(Object *obj, const char *name,
 ObjectProperty *object_property_add_alias(Object *obj, const char *name,
                                           Object *target,
                                           const char *target_name);
+/*
+ * The property an alias stands for (itself if it is none); *objp, if
+ * given, becomes the object that has it
+ */
+ObjectProperty *object_property_resolve_alias(ObjectProperty *prop,
+                                              Object **objp);
 
 JsonNode *object_property_get(Object *obj, const char *name, Error **errp);
 bool object_property_set(Object *obj, const char *name, JsonNode *value,

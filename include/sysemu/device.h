@@ -1,5 +1,6 @@
 /*
- * -device and the PC board's built-in devices (system/device.c).
+ * Devices from the command line (system/qdev-monitor.c) and the PC
+ * board's built-in devices (hw/i386/pc.c).
  */
 #ifndef SYSEMU_DEVICE_H
 #define SYSEMU_DEVICE_H
@@ -7,21 +8,24 @@
 #include <stdbool.h>
 
 #include "hw/boards.h"
-#include "qemu/option.h"
 #include "qapi/error.h"
 
 /*
  * -device DRIVER[,prop=value,...] or -device '{"driver": ..., ...}'.
- * Checks the driver and property names now; the device is created by
- * pc_devices_create().
+ * Checks what QEMU checks at parse time (syntax; for key=value a
+ * well-formed, unique id); the device is created by
+ * qemu_create_cli_devices().
  */
 bool qemu_device_add(const char *optarg, Error **errp);
-/* "-device help" or "-device DRIVER,help": prints the answer, true if so */
-bool qemu_device_help(const char *optarg);
-
-/* A uint32 property of -device, with QEMU's errors for a bad value */
-bool device_prop_get_uint32(QemuOpts *opts, const char *name,
-                            uint32_t defval, uint32_t *out, Error **errp);
+/*
+ * "-device help" or "-device DRIVER,help": 1 if it printed the answer,
+ * -1 with *errp set if DRIVER is no device type, 0 if it is no help
+ */
+int qemu_device_help(const char *optarg, Error **errp);
+/* Whether a -device with this driver was given */
+bool qemu_device_given(const char *driver);
+/* Creates every -device in command-line order ("-device ARG: " errors) */
+bool qemu_create_cli_devices(Error **errp);
 
 /* -nodefaults: no default serial port; -nographic: it goes to stdio */
 void qemu_devices_set_nodefaults(bool on);
@@ -29,10 +33,10 @@ void qemu_devices_set_nographic(bool on);
 
 /*
  * The PC board's devices, in this order: the PCI host bridge of the
- * machine's family, the RTC with the memory size in CMOS, the i8042,
- * port 0x92, the -serial ports (COM1 to "vc", a sink here, or to stdio
- * with -nographic, unless -nodefaults, -serial or -device isa-serial),
- * then every -device in command-line order.
+ * machine's family with its ISA bus, the RTC with the memory size in
+ * CMOS, the i8042, port 0x92, the PC speaker port, the -serial ports
+ * (COM1 to "vc", a sink here, or to stdio with -nographic, unless
+ * -nodefaults, -serial or -device isa-serial).
  */
 bool pc_devices_create(MachineState *ms, Error **errp);
 

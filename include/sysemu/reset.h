@@ -16,6 +16,8 @@
 typedef void QEMUResetHandler(void *opaque);
 
 void qemu_register_reset(QEMUResetHandler *fn, void *opaque);
+/* The device tree's reset (qemu_devices_reset), as a reset handler */
+void qemu_devices_reset_handler(void *opaque);
 
 /* Installs the machine's reset and powerdown (ACPI power button) hooks */
 void qemu_machine_hooks_install(void (*powerdown)(void));

@@ -10,7 +10,6 @@
 #include "target/i386/cpu.h"
 #include "target/i386/cpu-internal.h"
 
-#define TYPE_DEVICE "device"
 #define TYPE_CPU "cpu"
 
 static int default_cpu_version = CPU_VERSION_LATEST;
@@ -340,7 +339,16 @@ static bool x86_cpu_set_model_id(Object *obj, ObjectProperty *prop,
 
 static void x86_cpu_class_init(ObjectClass *oc, void *data)
 {
+    DeviceClass *dc = DEVICE_CLASS(oc);
     ObjectProperty *p;
+
+    /*
+     * x86_cpu_new() loads the model, then applies compat entries and
+     * -global in design §1's order; -device cannot add vCPUs here
+     */
+    dc->globals_applied_by_type = true;
+    dc->user_creatable = false;
+    dc->categories = 1u << DEVICE_CATEGORY_CPU;
 
     x86_cpu_register_feature_props(oc);
 
@@ -548,12 +556,6 @@ static void x86_register_cpudef_types(const X86CPUDefinition *def)
 
 static void x86_cpu_register_types(void)
 {
-    static const TypeInfo device_info = {
-        .name = TYPE_DEVICE,
-        .parent = TYPE_OBJECT,
-        .abstract = true,
-        .instance_size = sizeof(Object),
-    };
     static const TypeInfo cpu_info = {
         .name = TYPE_CPU,
         .parent = TYPE_DEVICE,
@@ -586,7 +588,6 @@ static void x86_cpu_register_types(void)
     };
     size_t i;
 
-    type_register_static(&device_info);
     type_register_static(&cpu_info);
     type_register_static(&x86_cpu_info);
     type_register_static(&max_info);
@@ -754,7 +755,7 @@ X86CPU *x86_cpu_new(ObjectClass *oc, const X86CPUEnv *env,
         }
     }
     if (!object_apply_global_props(obj, compat_props, errp) ||
-        !object_apply_global_props(obj, global_props, errp)) {
+        !object_apply_global_props_used(obj, global_props, errp)) {
         goto fail;
     }
     if (opts) {

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hw/qdev-core.h"
 #include "qom/object.h"
 #include "target/i386/host-caps.h"
 
@@ -171,7 +172,7 @@ typedef struct X86CPUModel {
 #define CPU_VERSION_LEGACY 0
 
 typedef struct X86CPUClass {
-    ObjectClass parent_class;
+    DeviceClass parent_class;
     const X86CPUModel *model; /* NULL for base, host, max */
     bool host_cpuid_required; /* host */
     bool max_features;        /* host and max */
@@ -189,7 +190,7 @@ typedef struct X86CPUClass {
 #define KVM_FEATURE_PV_SCHED_YIELD 13
 
 typedef struct X86CPU {
-    Object parent_obj;
+    DeviceState parent_obj;
 
     FeatureWordArray features;
     /* Bits written after the model loaded: by the accelerator's defaults,

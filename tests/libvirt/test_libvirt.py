@@ -380,10 +380,14 @@ def test_domxml_to_native(emb, tmp):
             check("domxml-to-native/q35-pv/cpu",
                   "kvm-pv-eoi=off" in argv and "kvm-pv-unhalt=on" in argv,
                   argv)
-        if name == "q35-usb":
-            check("domxml-to-native/q35-usb/devices",
-                  '"driver":"qemu-xhci"' in argv and
-                  '"driver":"pcie-root-port"' in argv, argv)
+        if name in ("q35-usb", "i440fx-usb"):
+            # pcie-root-port, qemu-xhci and piix3-usb-uhci are refused
+            # until the PCI work brings them (docs/devices.md): they are
+            # no types, so libvirt leaves them out of the command line
+            check(f"domxml-to-native/{name}/no-refused-devices",
+                  not any(f'"driver":"{d}"' in argv for d in
+                          ("qemu-xhci", "pcie-root-port", "piix3-usb-uhci")),
+                  argv)
         work = tempfile.mkdtemp(dir=tmp)
         ok, detail = run_native_argv(argv, work)
         check(f"domxml-to-native/{name}/runs", ok, detail + "\n" + argv)

@@ -14,7 +14,10 @@
 #include "hw/boards.h"
 #include "hw/i386/acpi-build.h"
 #include "hw/irq.h"
+#include "hw/isa/isa.h"
 #include "hw/misc/pvpanic.h"
+#include "hw/qdev-properties.h"
+#include "hw/sysbus.h"
 #include "qemu/option.h"
 #include "sysemu/runstate.h"
 
@@ -420,15 +423,25 @@ static void test_tables(gconstpointer data)
     object_unref(OBJECT(ms));
 }
 
+/* The board's ISA bus, its IRQs at the GSIs (once for every test) */
+static ISABus *isa_bus(void)
+{
+    ISABus *bus = isa_bus_get_default();
+
+    if (!bus) {
+        bus = isa_bus_new(NULL, get_system_io(), &error_fatal);
+        isa_bus_irqs(bus, pc_gsi_irqs(ISA_NUM_IRQS));
+    }
+    return bus;
+}
+
 static void test_tables_pvpanic(void)
 {
-    Error *err = NULL;
-    QemuOpts *opts = qemu_opts_parse("ioport=0x700", NULL, &err);
+    DeviceState *dev = qdev_new(TYPE_PVPANIC_ISA_DEVICE);
 
-    g_assert_nonnull(opts);
-    g_assert_true(pvpanic_create(opts, NULL, &err));
+    qdev_prop_set_uint16(dev, "ioport", 0x700);
+    g_assert_true(qdev_realize_and_unref(dev, BUS(isa_bus()), &error_fatal));
     g_assert_cmpint(pvpanic_port(), ==, 0x700);
-    qemu_opts_free(opts);
     test_tables(&pvpanic_case);
 }
 
@@ -627,15 +640,22 @@ static void board_irq(int gsi, int level)
 
 static void test_pm_board(void)
 {
-    MachineState *ms = machine_new("pc-q35-8.0", 1, ON_OFF_AUTO_AUTO);
+    DeviceState *pm = qdev_new(TYPE_PC_ACPI_PM);
+    DeviceState *pm2 = qdev_new(TYPE_PC_ACPI_PM);
     Error *err = NULL;
 
     pc_set_irq_handler(board_irq);
-    g_assert_true(acpi_pm_init(ms, &err));
+    qdev_prop_set_bit(pm, "x-ich9", true);
+    g_assert_true(qdev_realize(pm, sysbus_get_default(), &err));
     g_assert_null(err);
-    g_assert_false(acpi_pm_init(ms, &err));
+    qdev_connect_gpio_out_named(pm, "sci", 0,
+                                isa_get_irq(NULL, ACPI_PM_SCI_GSI));
+    device_cold_reset(pm);
+    /* One PM block per machine */
+    g_assert_false(qdev_realize(pm2, sysbus_get_default(), &err));
     g_assert_nonnull(err);
     error_free(err);
+    object_unref(OBJECT(pm2));
 
     g_assert_cmphex(cpu_inw(0x604), ==, ACPI_PM1_CNT_SCI_EN);
     cpu_outw(0x602, ACPI_PM1_PWRBTN);
@@ -654,7 +674,6 @@ static void test_pm_board(void)
                  1 | ACPI_PM_SLP_TYP_S5 << 10 | ACPI_PM1_CNT_SLP_EN);
     g_assert_true(qemu_shutdown_requested());
     pc_set_irq_handler(NULL);
-    object_unref(OBJECT(ms));
 }
 
 int main(int argc, char **argv)
@@ -663,6 +682,7 @@ int main(int argc, char **argv)
 
     g_test_init(&argc, &argv, NULL);
     ram();
+    isa_bus();
     for (i = 0; i < G_N_ELEMENTS(tables_cases); i++) {
         char *path = g_strdup_printf("/acpi/tables/%s", tables_cases[i].name);
         g_test_add_data_func(path, &tables_cases[i], test_tables);

@@ -25,7 +25,6 @@
 
 #include <glib.h>
 
-#include "hw/boards.h"
 #include "qapi/error.h"
 
 #define ACPI_PM_BASE            0x600
@@ -98,15 +97,15 @@ void acpi_pm_state_power_button(AcpiPMState *s);
 uint32_t acpi_pm_state_timer(AcpiPMState *s);
 
 /*
- * The board's PM block: claims ACPI_PM_BASE..+ACPI_PM_IO_LEN-1, raises the
- * SCI with pc_set_irq(ACPI_PM_SCI_GSI), and turns an S5 request into
- * qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_SHUTDOWN).  False with
- * *errp set if the ports are taken (a second call included).
+ * The board's PM block, a device (hw/acpi/pc-acpi-pm.c): the register
+ * model at ACPI_PM_BASE..+ACPI_PM_IO_LEN-1, the SCI on its "sci" output
+ * (the board connects ISA IRQ ACPI_PM_SCI_GSI), an S5 request as
+ * qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_SHUTDOWN).  One per
+ * machine.
  */
-bool acpi_pm_init(MachineState *ms, Error **errp);
+#define TYPE_PC_ACPI_PM "pc-acpi-pm"
+
 /* QMP system_powerdown: presses the fixed-feature power button */
 void acpi_pm_powerdown(void);
-/* Machine reset: registers to their power-on values, SCI lowered */
-void acpi_pm_reset(void);
 
 #endif

@@ -1,14 +1,9 @@
 /*
- * The PC speaker port 0x61 (hw/audio/pcspk.c).
+ * The PC speaker port 0x61 (hw/audio/pcspk.c), QEMU's "isa-pcspk".
  */
 #ifndef HW_AUDIO_PCSPK_H
 #define HW_AUDIO_PCSPK_H
 
-#include <stdbool.h>
-
-#include "qapi/error.h"
-
-/* Claims port 0x61 (every PC board has it) */
-bool pcspk_create(Error **errp);
+#define TYPE_PC_SPEAKER "isa-pcspk"
 
 #endif

@@ -118,12 +118,17 @@ void serial_tx_kick(SerialState *s);
 
 /*
  * isa-serial (hw/char/serial-isa.c): the model on COM1-COM4's ports and
- * IRQs, wired to a chardev.
+ * IRQs, wired to a chardev.  QEMU's types: "isa-serial" (index, iobase,
+ * irq; -1: from the index) holding a "serial" device (chardev, baudbase,
+ * wakeup), whose properties it shows as its own.
  */
 #include "qapi/error.h"
-#include "qemu/option.h"
 
+#define TYPE_SERIAL "serial"
+#define TYPE_ISA_SERIAL "isa-serial"
 #define MAX_ISA_SERIAL_PORTS 4
+
+typedef struct ISABus ISABus;
 
 /*
  * -serial SPEC: stdio, mon:stdio, null, vc, file:PATH, unix:PATH[,opts],
@@ -134,9 +139,7 @@ void serial_tx_kick(SerialState *s);
 bool serial_hds_add(const char *spec, Error **errp);
 /* How many -serial options were given (none counts) */
 int serial_hds_count(void);
-/* Creates the -serial ports; the default one if default_spec is given */
-bool serial_hds_create(const char *default_spec, Error **errp);
-/* -device isa-serial,chardev=ID[,index=N][,iobase=P][,irq=I] */
-bool isa_serial_device_create(QemuOpts *opts, const char *id, Error **errp);
+/* Creates the -serial ports on bus; the default one if default_spec */
+bool serial_hds_create(ISABus *bus, const char *default_spec, Error **errp);
 
 #endif

@@ -45,5 +45,6 @@ void pc_register_machine_versions(const char *family,
                                   MachineOptionsFunc *base_options);
 
 bool pc_machine_init(MachineState *ms, Error **errp);
+bool pc_machine_done(MachineState *ms, Error **errp);
 
 #endif

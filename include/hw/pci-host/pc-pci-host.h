@@ -16,6 +16,12 @@ typedef enum PCHostBridgeKind {
     PC_HOST_Q35_MCH,    /* 8086:29c0 */
 } PCHostBridgeKind;
 
-bool pc_pci_host_create(PCHostBridgeKind kind, Error **errp);
+/*
+ * The host bridge devices, QEMU's type names (sysbus devices at
+ * /machine/q35 and /machine/i440fx); the PCI work replaces them with the
+ * real q35-pcihost/mch and i440FX-pcihost/i440FX
+ */
+#define TYPE_Q35_HOST_DEVICE "q35-pcihost"
+#define TYPE_I440FX_PCI_HOST_BRIDGE "i440FX-pcihost"
 
 #endif

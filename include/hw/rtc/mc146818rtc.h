@@ -57,6 +57,7 @@ typedef struct RTCState {
     uint8_t index;
     bool nmi_disabled;      /* bit 7 of the last index write */
     int64_t offset_secs;    /* guest time minus host time, in seconds */
+    int32_t base_year;      /* the year register counts from it (QEMU) */
     RTCClockFunc *clock;
     RTCIrqFunc *irq;
     void *opaque;
@@ -79,8 +80,16 @@ uint8_t rtc_get_memory(const RTCState *s, unsigned addr);
 void rtc_set_pc_memory_fields(RTCState *s, uint64_t below_4g,
                               uint64_t above_4g, unsigned cpus);
 
-/* The board's RTC at 0x70/0x71, IRQ 8 (hw/rtc/mc146818rtc.c) */
-bool rtc_isa_create(uint64_t below_4g, uint64_t above_4g, unsigned cpus,
-                    Error **errp);
+/*
+ * The ISA device, QEMU's "mc146818rtc": ports iobase (0x70) and +1, one
+ * output line (the board connects it to ISA IRQ "irq", 8), base_year.
+ */
+#define TYPE_MC146818_RTC "mc146818rtc"
+
+typedef struct ISADevice ISADevice;
+
+/* The board's memory size fields in CMOS, as QEMU's PC writes them */
+void rtc_set_pc_memory(ISADevice *dev, uint64_t below_4g, uint64_t above_4g,
+                       unsigned cpus);
 
 #endif
