@@ -13,6 +13,9 @@ import json
 # Valid, harmless arguments per command (every required argument present)
 BASE = {
     "device-list-properties": {"typename": "x86_64-cpu"},
+    # -machine none has no ISA bus: refused before anything is created
+    "device_add": {"driver": "isa-debug-exit"},
+    "device_del": {"id": "no-such-device"},
     "human-monitor-command": {"command-line": "info version",
                               "cpu-index": 0},
     "migrate-set-capabilities": {"capabilities": [
@@ -21,6 +24,8 @@ BASE = {
     "qom-list": {"path": "/machine"},
     "qom-list-properties": {"typename": "x86_64-cpu"},
     "qom-list-types": {"implements": "x86_64-cpu", "abstract": False},
+    # a read-only property: refused, nothing changes
+    "qom-set": {"path": "/machine", "property": "type", "value": "x"},
     "query-command-line-options": {"option": "machine"},
     "query-cpu-model-expansion": {"type": "static",
                                   "model": {"name": "qemu64", "props": {}}},

@@ -94,7 +94,7 @@ static void pcspk_finalize(Object *obj)
 /* Property table --------------------------------------------------------- */
 
 static Property pcspk_properties[] = {
-    DEFINE_PROP_STRING("audiodev", PCSpkState, audiodev),
+    DEFINE_AUDIO_PROPERTIES(PCSpkState, audiodev),
     DEFINE_PROP_UINT32("iobase", PCSpkState, iobase, 0x61),
     DEFINE_PROP_BOOL("migrate", PCSpkState, migrate, true),
     DEFINE_PROP_END_OF_LIST(),

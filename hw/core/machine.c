@@ -355,6 +355,7 @@ bool machine_create_cpus(MachineState *ms, Error **errp)
     for (i = 0; i < ms->smp.cpus; i++) {
         X86CPU *cpu = x86_cpu_new(oc, &ms->cpu_env, mc->compat_props,
                                   ms->global_props, ms->cpu_opts, errp);
+        char *name;
 
         if (!cpu) {
             return false;
@@ -370,6 +371,10 @@ bool machine_create_cpus(MachineState *ms, Error **errp)
         }
         DEVICE(cpu)->realized = true;
         qdev_add_unattached(OBJECT(cpu));
+        /* QEMU's per-vCPU address space, in info mtree */
+        name = g_strdup_printf("cpu-memory-%u", i);
+        address_space_init(&cpu->as, get_system_memory(), name);
+        g_free(name);
         g_ptr_array_add(ms->cpus, cpu);
         object_unref(OBJECT(cpu));
     }

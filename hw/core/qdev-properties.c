@@ -115,6 +115,9 @@ const PropertyInfo qdev_prop_uint64 = { "uint64", NULL, PROP_KIND_UINT64 };
 const PropertyInfo qdev_prop_int32 = { "int32", NULL, PROP_KIND_INT32 };
 const PropertyInfo qdev_prop_int64 = { "int64", NULL, PROP_KIND_INT64 };
 const PropertyInfo qdev_prop_string = { "str", NULL, PROP_KIND_STRING };
+const PropertyInfo qdev_prop_audiodev = {
+    "str", "ID of an audiodev to use as a backend", PROP_KIND_STRING,
+};
 const PropertyInfo qdev_prop_on_off_auto = {
     "OnOffAuto", "on/off/auto", PROP_KIND_ONOFFAUTO,
 };

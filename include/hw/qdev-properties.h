@@ -50,6 +50,7 @@ extern const PropertyInfo qdev_prop_string;
 extern const PropertyInfo qdev_prop_on_off_auto;
 extern const PropertyInfo qdev_prop_chr;
 extern const PropertyInfo qdev_prop_losttickpolicy;
+extern const PropertyInfo qdev_prop_audiodev;
 
 /* A compile-time check that the field has the property's C type */
 #define QDEV_FIELD_CHECK(state, field, type)                                \
@@ -93,6 +94,9 @@ extern const PropertyInfo qdev_prop_losttickpolicy;
 /* No default: NULL, read as "" */
 #define DEFINE_PROP_STRING(_n, _s, _f)                                      \
     DEFINE_PROP(_n, _s, _f, qdev_prop_string, char *)
+/* An audiodev id (no sound here: kept, not used) */
+#define DEFINE_AUDIO_PROPERTIES(_s, _f)                                     \
+    DEFINE_PROP("audiodev", _s, _f, qdev_prop_audiodev, char *)
 /* A chardev by id; the field holds the Chardev (hw/qdev-properties.c) */
 #define DEFINE_PROP_CHR(_n, _s, _f)                                         \
     DEFINE_PROP(_n, _s, _f, qdev_prop_chr, Chardev *)

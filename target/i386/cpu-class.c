@@ -554,6 +554,15 @@ static void x86_register_cpudef_types(const X86CPUDefinition *def)
     }
 }
 
+static void x86_cpu_finalize(Object *obj)
+{
+    X86CPU *cpu = X86_CPU(obj);
+
+    if (cpu->as.initialized) {
+        address_space_destroy(&cpu->as);
+    }
+}
+
 static void x86_cpu_register_types(void)
 {
     static const TypeInfo cpu_info = {
@@ -569,6 +578,7 @@ static void x86_cpu_register_types(void)
         .class_size = sizeof(X86CPUClass),
         .class_init = x86_cpu_class_init,
         .instance_init = x86_cpu_initfn,
+        .instance_finalize = x86_cpu_finalize,
     };
     static const TypeInfo max_info = {
         .name = X86_CPU_TYPE_NAME("max"),

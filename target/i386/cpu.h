@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "exec/memory.h"
 #include "hw/qdev-core.h"
 #include "qom/object.h"
 #include "target/i386/host-caps.h"
@@ -268,6 +269,8 @@ typedef struct X86CPU {
     /* Topology and identity, set by the machine before realize */
     uint32_t apic_id;
     int cpu_index;
+    /* "cpu-memory-N": the vCPU's view of memory (the system's) */
+    AddressSpace as;
     uint32_t nr_dies, nr_cores, nr_threads;
 
     /* Set by x86_cpu_parse_featurestr: mixing +f and f=v warns */
