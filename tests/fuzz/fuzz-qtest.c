@@ -64,6 +64,7 @@ static const uint16_t port_dict[] = {
     0x608, 0x609, 0x60a, 0x60b, 0x60f,          /* ACPI PM timer */
     0x501, 0x502, 0x505,                        /* debug-exit, pvpanic */
     0x4d0, 0x4d1, 0x510, 0x511, 0xffff,
+    0xf0, 0x606, 0x607, 0x67f,                  /* FPU error, PM block */
 };
 
 /* Places in guest-physical memory: RAM, and where MMIO would be */
