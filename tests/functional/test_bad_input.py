@@ -137,6 +137,14 @@ CLI_CASES = [
      "-monitor bogus:1: 'bogus:1' is not a valid char driver"),
     (["-nic", "user"], "network devices are not supported"),
     (["-s"], "-s: the gdbstub is not supported"),
+    # phys-bits, checked at realize (the host width warned about first)
+    (["-accel", "kvm", "-cpu", "qemu64,phys-bits=60"],
+     P + "phys-bits should be between 32 and 52  (but is 60)"),
+    (["-accel", "kvm", "-cpu", "qemu64,phys-bits=31"], "(but is 31)"),
+    (["-accel", "kvm", "-cpu", "qemu64,host-phys-bits=on,"
+      "host-phys-bits-limit=20"], "(but is 20)"),
+    (["-accel", "kvm", "-cpu", "qemu32,phys-bits=36"],
+     P + "phys-bits is not user-configurable in 32 bit"),
     # QEMU checks host support before dependencies: this host has no
     # Hyper-V, so the missing hv-vpindex is not what is reported
     (["-cpu", "host", "-accel", "kvm", "-cpu", "host,hv-ipi=on"],
