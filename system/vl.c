@@ -986,6 +986,7 @@ int qemu_main(int argc, char **argv)
         error_report_err(err);
         exit(1);
     }
+    machine_check_globals(ms);
 
     if (config.start_paused) {
         runstate_set(RUN_STATE_PRELAUNCH);

@@ -227,6 +227,39 @@ void machine_class_help(MachineClass *mc)
     g_ptr_array_free(props, TRUE);
 }
 
+/* -global ------------------------------------------------------------------ */
+
+/* Whether a -global reached an object: the vCPUs are what take them */
+static bool machine_global_used(MachineState *ms, const GlobalProperty *p)
+{
+    guint i;
+
+    for (i = 0; ms->cpus && i < ms->cpus->len; i++) {
+        if (object_dynamic_cast(g_ptr_array_index(ms->cpus, i), p->driver)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void machine_check_globals(MachineState *ms)
+{
+    guint i;
+
+    for (i = 0; ms->global_props && i < ms->global_props->len; i++) {
+        GlobalProperty *p = g_ptr_array_index(ms->global_props, i);
+        ObjectClass *oc = object_class_by_name(p->driver);
+
+        if (machine_global_used(ms, p) ||
+            (oc && object_class_dynamic_cast(oc, "device")) ||
+            g_strv_contains(qemu72_device_types, p->driver)) {
+            continue;
+        }
+        warn_report("global %s.%s has invalid class name", p->driver,
+                    p->property);
+    }
+}
+
 /* vCPUs --------------------------------------------------------------------- */
 
 KernelIrqchip machine_class_default_irqchip(MachineClass *mc)

@@ -122,6 +122,13 @@ void machine_help(void);
  */
 bool machine_parse_smp(MachineState *ms, MachineClass *mc,
                        const char *optarg, Error **errp);
+/*
+ * Warns, as QEMU 7.2 does once the machine is built, for each -global
+ * that applied to nothing and whose driver is not a device type
+ */
+void machine_check_globals(MachineState *ms);
+/* QEMU 7.2's device type names (hw/core/qemu72-device-types.c) */
+extern const char *const qemu72_device_types[];
 /* -machine <type>,help: prints the type's properties */
 void machine_class_help(MachineClass *mc);
 

@@ -24,6 +24,17 @@ MODELS = ["qemu64", "qemu32", "kvm64", "kvm32", "Haswell", "Haswell-noTSX",
           "Skylake-Client", "Skylake-Server", "Cascadelake-Server",
           "Icelake-Server", "EPYC", "EPYC-Rome", "host", "max", "base"]
 
+# stderr of a started machine: (args, name, substring or None for empty)
+START_STDERR_CASES = [
+    (["-global", "nosuchdriver.prop=1"], "global-invalid-class",
+     "qemu-system-x86_64: warning: global nosuchdriver.prop has invalid "
+     "class name\n"),
+    (["-global", "kvm-accel.foo=1"], "global-not-a-device",
+     "warning: global kvm-accel.foo has invalid class name"),
+    (["-global", "kvm-pit.lost_tick_policy=delay", "-global",
+      "pvpanic.nosuch=1"], "global-known-device", None),
+]
+
 results = []
 
 
@@ -87,6 +98,16 @@ def main():
     if not kvm_usable():
         print("# /dev/kvm not usable: QMP probe checks skipped")
     else:
+        for args, name, want in START_STDERR_CASES:
+            try:
+                with Machine(BINARY, ["-S"] + args) as vm:
+                    vm.cmd("query-status")
+                    err = "".join(l + "\n" for l in vm.stderr().splitlines()
+                                  if "requested feature" not in l)
+                    ok = (want in err) if want else not err
+                    check("stderr/" + name, ok, repr(err[:300]))
+            except Exception as e:
+                check("stderr/" + name, False, str(e)[:300])
         with Machine(BINARY, ["-machine", "none", "-accel", "kvm", "-S"]) as vm:
             machines = {m["name"]: m for m in vm.cmd("query-machines")}
             check("query-machines/every-type",
