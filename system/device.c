@@ -254,28 +254,55 @@ static void device_help_props(const DeviceModel *m)
     }
 }
 
-bool qemu_device_help(const char *optarg)
+/* The driver a -device help request names (NULL: all), if it is one */
+static bool device_help_request(const char *optarg, char **driver)
+{
+    QemuOpts *opts;
+    const char *d;
+    bool help;
+
+    *driver = NULL;
+    if (optarg[0] == '{') {
+        return false;
+    }
+    opts = qemu_opts_parse(optarg, "driver", NULL);
+    d = qemu_opt_get(opts, "driver");
+    help = qemu_opts_has_help(opts) || (d && (!strcmp(d, "help") ||
+                                              !strcmp(d, "?")));
+    if (help && d && strcmp(d, "help") && strcmp(d, "?")) {
+        *driver = g_strdup(d);
+    }
+    qemu_opts_free(opts);
+    return help;
+}
+
+bool qemu_device_is_help(const char *optarg)
+{
+    char *driver;
+    bool help = device_help_request(optarg, &driver);
+
+    g_free(driver);
+    return help;
+}
+
+void qemu_device_help(const char *optarg)
 {
     const DeviceModel *m;
     char *driver;
-    const char *comma;
 
-    if (!strcmp(optarg, "help") || !strcmp(optarg, "?")) {
+    device_help_request(optarg, &driver);
+    if (!driver) {
         device_help_all();
-        return true;
+        return;
     }
-    comma = strchr(optarg, ',');
-    if (!comma || (strcmp(comma, ",help") && strcmp(comma, ",?"))) {
-        return false;
-    }
-    driver = g_strndup(optarg, comma - optarg);
     m = device_model_find(driver);
-    g_free(driver);
-    if (!m) {
-        return false; /* qemu_device_add() reports the unknown driver */
+    if (m) {
+        device_help_props(m);
+    } else {
+        /* QEMU 7.2 says so and still exits 0 */
+        error_report("Device '%s' not found", driver);
     }
-    device_help_props(m);
-    return true;
+    g_free(driver);
 }
 
 /* Parsing ----------------------------------------------------------------- */

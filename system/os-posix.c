@@ -157,12 +157,21 @@ static bool mem_lock;
 
 bool os_overcommit_parse(const char *optarg, Error **errp)
 {
+    static const QemuOptDesc desc[] = {
+        { "mem-lock", QEMU_OPT_BOOL },
+        { "cpu-pm", QEMU_OPT_BOOL },
+        { NULL },
+    };
     QemuOpts *opts = qemu_opts_parse(optarg, NULL, errp);
     const QemuOpt *unused;
     Error *err = NULL;
     bool ok = false;
 
     if (!opts) {
+        return false;
+    }
+    if (!qemu_opts_validate(opts, desc, true, errp)) {
+        qemu_opts_free(opts);
         return false;
     }
     mem_lock = qemu_opt_get_bool(opts, "mem-lock", mem_lock, &err);

@@ -16,8 +16,10 @@
  * pc_devices_create().
  */
 bool qemu_device_add(const char *optarg, Error **errp);
-/* "-device help" or "-device DRIVER,help": prints the answer, true if so */
-bool qemu_device_help(const char *optarg);
+/* "-device help" or "-device DRIVER,...,help" */
+bool qemu_device_is_help(const char *optarg);
+/* Prints the answer to such a request (an unknown DRIVER is reported) */
+void qemu_device_help(const char *optarg);
 
 /* A uint32 property of -device, with QEMU's errors for a bad value */
 bool device_prop_get_uint32(QemuOpts *opts, const char *name,
