@@ -448,6 +448,11 @@ int qemu_strtosz(const char *str, uint64_t default_unit, uint64_t *out,
     return strtosz_base(str, default_unit, 1024, out, hex_suffix);
 }
 
+int qemu_strtosz_metric(const char *str, uint64_t *out)
+{
+    return strtosz_base(str, 1, 1000, out, NULL);
+}
+
 bool qemu_opt_get_size(QemuOpts *opts, const char *name, uint64_t defval,
                        uint64_t *out, Error **errp)
 {

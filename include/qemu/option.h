@@ -133,6 +133,8 @@ bool id_wellformed(const char *id);
  */
 int qemu_strtosz(const char *str, uint64_t default_unit, uint64_t *out,
                  bool *hex_suffix);
+/* The same in powers of 1000 (K is 1000), unit 1: a frequency */
+int qemu_strtosz_metric(const char *str, uint64_t *out);
 /* An unsigned number in any base (QEMU's qemu_strtou64); "-N" wraps */
 int qemu_strtou64(const char *str, uint64_t *out);
 /* A signed 64-bit number in any base (QEMU's qemu_strtoi64) */

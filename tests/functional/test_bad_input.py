@@ -227,6 +227,7 @@ CLI_CASES = [
      "-display nosuch: Parameter 'type' does not accept value 'nosuch'"),
     (["-display", "none,gl=on"], P + "OpenGL is not supported by the "
      "display"),
+    (["-cpu", "qemu64,tsc-freq=x"], P + "bad numerical value x"),
     # phys-bits, checked at realize (the host width warned about first)
     (["-accel", "kvm", "-cpu", "qemu64,phys-bits=60"],
      P + "phys-bits should be between 32 and 52  (but is 60)"),

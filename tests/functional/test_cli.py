@@ -85,6 +85,10 @@ START_CASES = [
      lambda vm: len(vm.cmd("query-cpus-fast")) == 8),
     (["-cpu", "qemu64,level=5,level=7"], "cpu-repeated-key",
      lambda vm: vm.qom_get("/machine/unattached/device[0]", "level") == 7),
+    # tsc-freq, the legacy name, takes a metric size
+    (["-accel", "qtest", "-cpu", "qemu64,tsc-freq=1.5G"], "cpu-tsc-freq",
+     lambda vm: vm.qom_get("/machine/unattached/device[0]",
+                           "tsc-frequency") == 1500000000),
     (["-accel", "kvm", "-accel", "kvm,kernel-irqchip=bogus"],
      "second-accel-not-tried", lambda vm: True),
     (["-rtc", "base=bogus", "-rtc", "base=utc"], "rtc-merges",
