@@ -506,6 +506,16 @@ void pc_register_machine_versions(const char *family,
     }
 }
 
+/* The strings of the properties with their own setters */
+static void pc_machine_finalize(Object *obj)
+{
+    MachineState *ms = MACHINE(obj);
+
+    g_free(ms->oem_id);
+    g_free(ms->oem_table_id);
+    g_free(ms->smbios_ep_type);
+}
+
 static void pc_register_types(void)
 {
     static const TypeInfo pc_machine_info = {
@@ -513,6 +523,7 @@ static void pc_register_types(void)
         .parent = TYPE_MACHINE,
         .abstract = true,
         .class_init = pc_machine_class_init,
+        .instance_finalize = pc_machine_finalize,
     };
 
     type_register_static(&pc_machine_info);
