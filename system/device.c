@@ -389,7 +389,15 @@ bool qemu_device_add(const char *optarg, Error **errp)
         return false;
     }
     driver = qemu_opt_get(opts, "driver");
-    id = qemu_opt_get(opts, "id");
+    /* QEMU takes the first id of a key=value option */
+    id = qemu_opt_get_first(opts, "id");
+    if (id && !id_wellformed(id)) {
+        /* QEMU checks an id as it parses, before anything else */
+        error_setg(errp, "Parameter 'id' expects an identifier");
+        error_append_hint(errp, "Identifiers consist of letters, digits, "
+                          "'-', '.', '_', starting with a letter.\n");
+        goto fail;
+    }
     if (!driver) {
         error_setg(errp, "Parameter 'driver' is missing");
         goto fail;

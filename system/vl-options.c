@@ -271,7 +271,7 @@ static void opt_S(const char *opt, const char *arg)
 
 static void opt_chardev(const char *opt, const char *arg)
 {
-    qemu_opts_free(parse_checked(arg, "backend", NULL));
+    qemu_opts_free(parse_checked(arg, "backend", qemu_chardev_opts));
     defer(DEFER_BACKEND, opt, arg, qemu_chardev_add);
 }
 

@@ -268,6 +268,16 @@ CLI_CASES = [
      "Error opening logfile"),
     (["-cpu", "help", "-cpu", "nosuch"],
      P + "unable to find CPU model 'nosuch'"),
+    # -chardev values are typed, each occurrence checked; ids: the first
+    (["-chardev", "socket,id=c,path=/nonexistent/s,server=bogus,server=on,"
+      "wait=off"], "Parameter 'server' expects 'on' or 'off'"),
+    (["-chardev", "null,id=c,reconnect=x"],
+     "-chardev null,id=c,reconnect=x: Parameter 'reconnect' expects a "
+     "number"),
+    (["-chardev", "null,id=c,id=d", "-mon", "d"],
+     P + '-mon d: chardev "d" not found'),
+    (["-device", "pvpanic,id=1a,id=b"], "-device pvpanic,id=1a,id=b: "
+     "Parameter 'id' expects an identifier"),
     # QEMU checks host support before dependencies: this host has no
     # Hyper-V, so the missing hv-vpindex is not what is reported
     (["-cpu", "host", "-accel", "kvm", "-cpu", "host,hv-ipi=on"],

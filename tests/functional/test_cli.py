@@ -100,6 +100,8 @@ START_CASES = [
     (["-boot", "order=z,order=c"], "boot-repeated-key", lambda vm: True),
     (["-mon", "chardev=c,mode=readline", "-chardev", "null,id=c"],
      "chardevs-before-monitors", lambda vm: True),
+    (["-chardev", "null,id=c,id=d", "-mon", "c"], "chardev-first-id",
+     lambda vm: True),
 ]
 
 # stderr of a started machine: (args, name, substring or None for empty)
