@@ -194,8 +194,8 @@ static const DeviceModel *device_model_find(const char *driver)
     return NULL;
 }
 
-bool device_prop_get_uint32(QemuOpts *opts, const char *name,
-                            uint32_t defval, uint32_t *out, Error **errp)
+bool device_prop_get_uint(QemuOpts *opts, const char *name, unsigned bits,
+                          uint32_t defval, uint32_t *out, Error **errp)
 {
     const char *v = qemu_opt_get(opts, name);
     uint64_t n;
@@ -208,8 +208,8 @@ bool device_prop_get_uint32(QemuOpts *opts, const char *name,
         error_setg(errp, "Parameter '%s' expects integer", name);
         return false;
     }
-    if (v[0] == '-' || n > UINT32_MAX) {
-        error_setg(errp, "Parameter '%s' expects uint32_t", name);
+    if (v[0] == '-' || n > (bits < 32 ? (1ULL << bits) - 1 : UINT32_MAX)) {
+        error_setg(errp, "Parameter '%s' expects uint%u_t", name, bits);
         return false;
     }
     *out = n;

@@ -21,9 +21,12 @@ bool qemu_device_is_help(const char *optarg);
 /* Prints the answer to such a request (an unknown DRIVER is reported) */
 void qemu_device_help(const char *optarg);
 
-/* A uint32 property of -device, with QEMU's errors for a bad value */
-bool device_prop_get_uint32(QemuOpts *opts, const char *name,
-                            uint32_t defval, uint32_t *out, Error **errp);
+/*
+ * An unsigned property of -device, of 8, 16 or 32 bits, with QEMU's errors
+ * for a bad value ("expects integer", "expects uint16_t")
+ */
+bool device_prop_get_uint(QemuOpts *opts, const char *name, unsigned bits,
+                          uint32_t defval, uint32_t *out, Error **errp);
 
 /* -nodefaults: no default serial port; -nographic: it goes to stdio */
 void qemu_devices_set_nodefaults(bool on);

@@ -278,6 +278,9 @@ CLI_CASES = [
      P + '-mon d: chardev "d" not found'),
     (["-device", "pvpanic,id=1a,id=b"], "-device pvpanic,id=1a,id=b: "
      "Parameter 'id' expects an identifier"),
+    (["-device", "pvpanic,ioport=-1"],
+     "-device pvpanic,ioport=-1: Parameter 'ioport' expects uint16_t"),
+    (["-device", "pvpanic,events=-1"], "Parameter 'events' expects uint8_t"),
     # QEMU checks host support before dependencies: this host has no
     # Hyper-V, so the missing hv-vpindex is not what is reported
     (["-cpu", "host", "-accel", "kvm", "-cpu", "host,hv-ipi=on"],
