@@ -174,7 +174,8 @@ bool os_overcommit_parse(const char *optarg, Error **errp)
         qemu_opts_free(opts);
         return false;
     }
-    mem_lock = qemu_opt_get_bool(opts, "mem-lock", mem_lock, &err);
+    /* Each -overcommit sets both, as in QEMU 7.2: the last one counts */
+    mem_lock = qemu_opt_get_bool(opts, "mem-lock", false, &err);
     if (!err) {
         /* cpu-pm=on lets a guest idle in its vCPU; KVM decides here */
         qemu_opt_get_bool(opts, "cpu-pm", false, &err);

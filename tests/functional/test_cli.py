@@ -102,6 +102,10 @@ START_CASES = [
      "chardevs-before-monitors", lambda vm: True),
     (["-chardev", "null,id=c,id=d", "-mon", "c"], "chardev-first-id",
      lambda vm: True),
+    (["-overcommit", "mem-lock=on", "-overcommit", "cpu-pm=off"],
+     "overcommit-last-wins", lambda vm: locked_kib(vm) == 0),
+    (["-overcommit", "mem-lock=on"], "overcommit-mem-lock",
+     lambda vm: locked_kib(vm) > 0),
 ]
 
 # stderr of a started machine: (args, name, substring or None for empty)
@@ -122,6 +126,15 @@ START_STDERR_CASES = [
      "-name vm,debug-threads: warning: short-form boolean option "
      "'debug-threads' deprecated\nPlease use debug-threads=on instead\n"),
 ]
+
+def locked_kib(vm):
+    """VmLck of the emulator process (-overcommit mem-lock=on locks RAM)."""
+    with open(f"/proc/{vm.proc.pid}/status") as f:
+        for line in f:
+            if line.startswith("VmLck:"):
+                return int(line.split()[1])
+    return None
+
 
 results = []
 
