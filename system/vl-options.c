@@ -542,7 +542,10 @@ static void opt_pidfile(const char *opt, const char *arg)
     config.pidfile = arg;
 }
 
-/* Each -sandbox is checked now; the last one is applied at start-up */
+/*
+ * Each -sandbox is checked now and applied at start-up, in order: as in
+ * QEMU 7.2, every one that is on installs its filter (filters add up)
+ */
 static void opt_sandbox(const char *opt, const char *arg)
 {
     Error *err = NULL;
@@ -550,7 +553,7 @@ static void opt_sandbox(const char *opt, const char *arg)
     if (!sandbox_check(arg, &err)) {
         fail(err);
     }
-    config.sandbox = arg;
+    g_ptr_array_add(config.sandboxes, (char *)arg);
 }
 
 /* Options whose parser reports through Error (system/cli-compat.c etc.) */
@@ -712,6 +715,7 @@ void vl_parse_command_line(int argc, char **argv)
     config.rtc = qemu_opts_new();
     config.globals = g_ptr_array_new();
     config.deferred = g_ptr_array_new();
+    config.sandboxes = g_ptr_array_new();
 
     /* First pass: an unknown option or a missing argument, anywhere */
     for (i = 1; i < argc; i++) {
@@ -763,6 +767,7 @@ void vl_config_free(void)
         g_free(d);
     }
     g_ptr_array_free(config.deferred, TRUE);
+    g_ptr_array_free(config.sandboxes, TRUE);
     qemu_opts_free(config.smp);
     qemu_opts_free(config.mem);
     qemu_opts_free(config.boot);

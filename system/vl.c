@@ -327,9 +327,13 @@ int qemu_main(int argc, char **argv)
     if (config.pidfile && !os_pidfile_create(config.pidfile, &err)) {
         exit_with(err);
     }
-    if (config.sandbox && !sandbox_parse_and_apply(config.sandbox, &err)) {
-        error_prepend(&err, "-sandbox %s: ", config.sandbox);
-        exit_with(err);
+    for (i = 0; i < config.sandboxes->len; i++) {
+        const char *arg = g_ptr_array_index(config.sandboxes, i);
+
+        if (!sandbox_parse_and_apply(arg, &err)) {
+            error_prepend(&err, "-sandbox %s: ", arg);
+            exit_with(err);
+        }
     }
 
     mc = select_machine();

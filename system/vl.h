@@ -43,7 +43,8 @@ typedef struct StartupConfig {
     const char *device_help;    /* the first -device asking for help */
     GPtrArray *deferred;        /* DeferredOption*, in command-line order */
     bool start_paused;
-    const char *pidfile, *sandbox;
+    const char *pidfile;
+    GPtrArray *sandboxes;       /* every -sandbox: each adds its filter */
     bool nographic, nodefaults;
     const char *qtest_chrdev, *qtest_log;
 } StartupConfig;

@@ -103,9 +103,12 @@ START_CASES = [
     (["-chardev", "null,id=c,id=d", "-mon", "c"], "chardev-first-id",
      lambda vm: True),
     (["-overcommit", "mem-lock=on", "-overcommit", "cpu-pm=off"],
-     "overcommit-last-wins", lambda vm: locked_kib(vm) == 0),
+     "overcommit-last-wins", lambda vm: proc_status(vm, "VmLck") == 0),
     (["-overcommit", "mem-lock=on"], "overcommit-mem-lock",
-     lambda vm: locked_kib(vm) > 0),
+     lambda vm: proc_status(vm, "VmLck") > 0),
+    # every -sandbox that is on adds its seccomp filter (2: filter mode)
+    (["-sandbox", "on", "-sandbox", "off"], "sandbox-each-applies",
+     lambda vm: proc_status(vm, "Seccomp") == 2),
 ]
 
 # stderr of a started machine: (args, name, substring or None for empty)
@@ -127,11 +130,11 @@ START_STDERR_CASES = [
      "'debug-threads' deprecated\nPlease use debug-threads=on instead\n"),
 ]
 
-def locked_kib(vm):
-    """VmLck of the emulator process (-overcommit mem-lock=on locks RAM)."""
+def proc_status(vm, field):
+    """A number of the emulator's /proc status: VmLck (mem-lock), Seccomp"""
     with open(f"/proc/{vm.proc.pid}/status") as f:
         for line in f:
-            if line.startswith("VmLck:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
     return None
 
