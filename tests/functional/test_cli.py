@@ -104,8 +104,6 @@ START_CASES = [
      lambda vm: True),
     (["-overcommit", "mem-lock=on", "-overcommit", "cpu-pm=off"],
      "overcommit-last-wins", lambda vm: proc_status(vm, "VmLck") == 0),
-    (["-overcommit", "mem-lock=on"], "overcommit-mem-lock",
-     lambda vm: proc_status(vm, "VmLck") > 0),
     # every -sandbox that is on adds its seccomp filter (2: filter mode)
     (["-sandbox", "on", "-sandbox", "off"], "sandbox-each-applies",
      lambda vm: proc_status(vm, "Seccomp") == 2),
