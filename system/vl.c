@@ -363,7 +363,8 @@ int qemu_main(int argc, char **argv)
     ms->boot_order = g_strdup(qemu_opt_get(config.boot, "order"));
     ms->boot_once = g_strdup(qemu_opt_get(config.boot, "once"));
     machine_set_boot_files(ms);
-    if (!user_objects_machine_ram(ms, qemu_opt_get(config.mem, "size"),
+    if (!user_objects_machine_ram(ms,
+                                  qemu_opt_get(config.mem, "size") != NULL,
                                   &err)) {
         exit_with(err);
     }
