@@ -192,8 +192,8 @@ static const DeviceModel *device_model_find(const char *driver)
     return NULL;
 }
 
-bool device_prop_get_uint32(QemuOpts *opts, const char *name,
-                            uint32_t defval, uint32_t *out, Error **errp)
+bool device_prop_get_uint(QemuOpts *opts, const char *name, unsigned bits,
+                          uint32_t defval, uint32_t *out, Error **errp)
 {
     const char *v = qemu_opt_get(opts, name);
     uint64_t n;
@@ -206,8 +206,8 @@ bool device_prop_get_uint32(QemuOpts *opts, const char *name,
         error_setg(errp, "Parameter '%s' expects integer", name);
         return false;
     }
-    if (v[0] == '-' || n > UINT32_MAX) {
-        error_setg(errp, "Parameter '%s' expects uint32_t", name);
+    if (v[0] == '-' || n > (bits < 32 ? (1ULL << bits) - 1 : UINT32_MAX)) {
+        error_setg(errp, "Parameter '%s' expects uint%u_t", name, bits);
         return false;
     }
     *out = n;
@@ -252,28 +252,55 @@ static void device_help_props(const DeviceModel *m)
     }
 }
 
-bool qemu_device_help(const char *optarg)
+/* The driver a -device help request names (NULL: all), if it is one */
+static bool device_help_request(const char *optarg, char **driver)
+{
+    QemuOpts *opts;
+    const char *d;
+    bool help;
+
+    *driver = NULL;
+    if (optarg[0] == '{') {
+        return false;
+    }
+    opts = qemu_opts_parse(optarg, "driver", NULL);
+    d = qemu_opt_get(opts, "driver");
+    help = qemu_opts_has_help(opts) || (d && (!strcmp(d, "help") ||
+                                              !strcmp(d, "?")));
+    if (help && d && strcmp(d, "help") && strcmp(d, "?")) {
+        *driver = g_strdup(d);
+    }
+    qemu_opts_free(opts);
+    return help;
+}
+
+bool qemu_device_is_help(const char *optarg)
+{
+    char *driver;
+    bool help = device_help_request(optarg, &driver);
+
+    g_free(driver);
+    return help;
+}
+
+void qemu_device_help(const char *optarg)
 {
     const DeviceModel *m;
     char *driver;
-    const char *comma;
 
-    if (!strcmp(optarg, "help") || !strcmp(optarg, "?")) {
+    device_help_request(optarg, &driver);
+    if (!driver) {
         device_help_all();
-        return true;
+        return;
     }
-    comma = strchr(optarg, ',');
-    if (!comma || (strcmp(comma, ",help") && strcmp(comma, ",?"))) {
-        return false;
-    }
-    driver = g_strndup(optarg, comma - optarg);
     m = device_model_find(driver);
-    g_free(driver);
-    if (!m) {
-        return false; /* qemu_device_add() reports the unknown driver */
+    if (m) {
+        device_help_props(m);
+    } else {
+        /* QEMU 7.2 says so and still exits 0 */
+        error_report("Device '%s' not found", driver);
     }
-    device_help_props(m);
-    return true;
+    g_free(driver);
 }
 
 /* Parsing ----------------------------------------------------------------- */
@@ -360,7 +387,15 @@ bool qemu_device_add(const char *optarg, Error **errp)
         return false;
     }
     driver = qemu_opt_get(opts, "driver");
-    id = qemu_opt_get(opts, "id");
+    /* QEMU takes the first id of a key=value option */
+    id = qemu_opt_get_first(opts, "id");
+    if (id && !id_wellformed(id)) {
+        /* QEMU checks an id as it parses, before anything else */
+        error_setg(errp, "Parameter 'id' expects an identifier");
+        error_append_hint(errp, "Identifiers consist of letters, digits, "
+                          "'-', '.', '_', starting with a letter.\n");
+        goto fail;
+    }
     if (!driver) {
         error_setg(errp, "Parameter 'driver' is missing");
         goto fail;

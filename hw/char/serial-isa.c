@@ -386,7 +386,7 @@ bool isa_serial_device_create(QemuOpts *opts, const char *id, Error **errp)
         const char *name = isa_serial_props[i].name;
         uint32_t v;
 
-        if (!device_prop_get_uint32(opts, name, UINT32_MAX, &v, errp)) {
+        if (!device_prop_get_uint(opts, name, 32, UINT32_MAX, &v, errp)) {
             return false;
         }
         if (v != UINT32_MAX && v > isa_serial_props[i].max) {

@@ -73,8 +73,8 @@ bool isa_debug_exit_create(QemuOpts *opts, const char *id, Error **errp)
     for (i = 0; i < G_N_ELEMENTS(debug_exit_props); i++) {
         uint32_t *field = (uint32_t *)((char *)s + debug_exit_props[i].offset);
 
-        if (!device_prop_get_uint32(opts, debug_exit_props[i].name,
-                                    debug_exit_props[i].defval, field, errp)) {
+        if (!device_prop_get_uint(opts, debug_exit_props[i].name, 32,
+                                  debug_exit_props[i].defval, field, errp)) {
             g_free(s);
             return false;
         }

@@ -46,18 +46,10 @@ bool pvpanic_create(QemuOpts *opts, const char *id, Error **errp)
     PVPanicState *s;
     uint32_t ioport, events;
 
-    if (!device_prop_get_uint32(opts, "ioport", 0x505, &ioport, errp) ||
-        !device_prop_get_uint32(opts, "events",
-                                PVPANIC_PANICKED | PVPANIC_CRASH_LOADED,
-                                &events, errp)) {
-        return false;
-    }
-    if (ioport > 0xffff) {
-        error_setg(errp, "Parameter 'ioport' expects uint16_t");
-        return false;
-    }
-    if (events > 0xff) {
-        error_setg(errp, "Parameter 'events' expects uint8_t");
+    if (!device_prop_get_uint(opts, "ioport", 16, 0x505, &ioport, errp) ||
+        !device_prop_get_uint(opts, "events", 8,
+                              PVPANIC_PANICKED | PVPANIC_CRASH_LOADED,
+                              &events, errp)) {
         return false;
     }
     if (pvpanic) {

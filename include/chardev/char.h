@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "qapi/error.h"
+#include "qemu/option.h"
 
 typedef struct Chardev Chardev;
 
@@ -44,6 +45,8 @@ Chardev *qemu_chr_find(const char *id);
  * spec is none of these.
  */
 char *qemu_chr_legacy_to_opts(const char *spec);
+/* The keys of -chardev and their types (checked as each -chardev is read) */
+extern const QemuOptDesc qemu_chardev_opts[];
 /* Creates an anonymous chardev (for -qmp); returns it or NULL. */
 Chardev *qemu_chr_new_from_str(const char *id, const char *optstr,
                                Error **errp);

@@ -16,12 +16,17 @@
  * pc_devices_create().
  */
 bool qemu_device_add(const char *optarg, Error **errp);
-/* "-device help" or "-device DRIVER,help": prints the answer, true if so */
-bool qemu_device_help(const char *optarg);
+/* "-device help" or "-device DRIVER,...,help" */
+bool qemu_device_is_help(const char *optarg);
+/* Prints the answer to such a request (an unknown DRIVER is reported) */
+void qemu_device_help(const char *optarg);
 
-/* A uint32 property of -device, with QEMU's errors for a bad value */
-bool device_prop_get_uint32(QemuOpts *opts, const char *name,
-                            uint32_t defval, uint32_t *out, Error **errp);
+/*
+ * An unsigned property of -device, of 8, 16 or 32 bits, with QEMU's errors
+ * for a bad value ("expects integer", "expects uint16_t")
+ */
+bool device_prop_get_uint(QemuOpts *opts, const char *name, unsigned bits,
+                          uint32_t defval, uint32_t *out, Error **errp);
 
 /* -nodefaults: no default serial port; -nographic: it goes to stdio */
 void qemu_devices_set_nodefaults(bool on);
