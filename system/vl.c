@@ -21,6 +21,7 @@
 #include "hw/char/serial.h"
 #include "hw/i386/x86-boot.h"
 #include "monitor/qmp.h"
+#include "net/net.h"
 #include "qemu/option.h"
 #include "monitor/hmp.h"
 #include "sysemu/cli-compat.h"
@@ -573,8 +574,9 @@ static const StartupOption startup_options[] = {
     { "vga", OPT_ARG, opt_none_only },
     { "monitor", OPT_ARG, opt_monitor },
     { "parallel", OPT_ARG, opt_none_only },
-    { "net", OPT_ARG, opt_none_only },
-    { "nic", OPT_ARG, opt_none_only },
+    { "netdev", OPT_ARG, net_netdev_cli },
+    { "net", OPT_ARG, net_net_cli },
+    { "nic", OPT_ARG, net_nic_cli },
     { "gdb", OPT_ARG, opt_none_only },
     { "s", OPT_FLAG, opt_gdb_default },
     /* Logging: KVM guests give QEMU's TCG log items nothing to log */
@@ -905,6 +907,10 @@ void qemu_init(int argc, char **argv)
         exit(1);
     }
 
+    if (!net_init_clients(&err)) {
+        error_report_err(err);
+        exit(1);
+    }
     mc = select_machine(&machine_opts);
     mobj = object_new_with_class(OBJECT_CLASS_CAST(mc));
     ms = MACHINE(mobj);
