@@ -51,6 +51,7 @@ typedef struct SlirpState {
     GArray *pollfds;            /* GPollFD, registered with the source */
     GPtrArray *timers;          /* SlirpTimer* */
     GPtrArray *guestfwds;       /* SlirpGuestFwd* */
+    int64_t poll_deadline_ms;   /* slirp's own TCP timers want a poll then */
 } SlirpState;
 
 static int64_t slirp_now_ms(void)
@@ -188,6 +189,9 @@ static gboolean slirp_source_prepare(GSource *source, gint *timeout)
 
     slirp_unregister_polls(s);
     slirp_pollfds_fill(s->slirp, &tmo, slirp_add_poll, s);
+    /* libslirp runs its TCP timers from slirp_pollfds_poll: the timeout
+     * it asks for must end in a dispatch even if no fd is ready */
+    s->poll_deadline_ms = tmo == UINT32_MAX ? -1 : now + tmo;
     for (i = 0; i < s->pollfds->len; i++) {
         g_source_add_poll(source, &g_array_index(s->pollfds, GPollFD, i));
     }
@@ -210,6 +214,9 @@ static gboolean slirp_source_check(GSource *source)
     int64_t now = slirp_now_ms();
     guint i;
 
+    if (s->poll_deadline_ms >= 0 && s->poll_deadline_ms <= now) {
+        return TRUE;
+    }
     for (i = 0; i < s->pollfds->len; i++) {
         if (g_array_index(s->pollfds, GPollFD, i).revents) {
             return TRUE;
