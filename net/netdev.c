@@ -63,6 +63,7 @@ typedef struct PendingNetdev {
 
 static GPtrArray *pending;  /* PendingNetdev*, -netdev in order */
 static guint no_peer_idle;
+static bool cleanup_registered;
 
 static const QapiStructDesc *netdev_desc(void)
 {
@@ -529,7 +530,10 @@ bool net_init_clients(Error **errp)
         if (net_netdev_first() && !no_peer_idle) {
             no_peer_idle = g_idle_add(net_check_peers, NULL);
         }
-        atexit(net_cleanup);
+        if (!cleanup_registered) {
+            atexit(net_cleanup);
+            cleanup_registered = true;
+        }
     }
     return ok;
 }
