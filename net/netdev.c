@@ -406,14 +406,13 @@ bool net_nic_option(const char *optarg, Error **errp)
     }
     nd = netdev_parse(rest->str, &json, errp);
     g_string_free(rest, TRUE);
-    qemu_opts_free(opts);
-    if (!nd) {
-        return false;
+    if (nd) {
+        netdev_free(nd, json);
+        error_setg(errp, "NIC devices are not available in this build yet: "
+                   "-nic needs a NIC (model %s); use -netdev for the "
+                   "backend", model ? model : "e1000");
     }
-    netdev_free(nd, json);
-    error_setg(errp, "NIC devices are not available in this build yet: "
-               "-nic needs a NIC (model %s); use -netdev for the backend",
-               model ? model : "e1000");
+    qemu_opts_free(opts);
     return false;
 }
 
@@ -525,10 +524,11 @@ bool net_init_clients(Error **errp)
     if (ok) {
         /*
          * QEMU warns once the devices exist, just before the main loop:
-         * the first idle callback of the main loop is that moment.
+         * a high-priority idle callback runs first thing in the loop.
          */
         if (net_netdev_first() && !no_peer_idle) {
-            no_peer_idle = g_idle_add(net_check_peers, NULL);
+            no_peer_idle = g_idle_add_full(G_PRIORITY_HIGH, net_check_peers,
+                                           NULL, NULL);
         }
         if (!cleanup_registered) {
             atexit(net_cleanup);

@@ -24,6 +24,7 @@
 #include <slirp/libslirp.h>
 
 #include "chardev/char.h"
+#include "ipv4-reass.h"
 #include "net/net.h"
 
 typedef struct SlirpTimer {
@@ -52,6 +53,7 @@ typedef struct SlirpState {
     GPtrArray *timers;          /* SlirpTimer* */
     GPtrArray *guestfwds;       /* SlirpGuestFwd* */
     int64_t poll_deadline_ms;   /* slirp's own TCP timers want a poll then */
+    Ipv4Reass *reass;           /* slirp never sees a fragment */
 } SlirpState;
 
 static int64_t slirp_now_ms(void)
@@ -282,8 +284,15 @@ static ssize_t slirp_receive(NetClientState *nc, const uint8_t *buf,
 {
     SlirpState *s = (SlirpState *)nc;
 
-    if (size > 0 && size <= NET_BUFSIZE) {
-        slirp_input(s->slirp, buf, size);
+    const uint8_t *frame;
+    size_t len;
+
+    if (size == 0 || size > NET_BUFSIZE) {
+        return size;
+    }
+    frame = ipv4_reass_input(s->reass, buf, size, &len, slirp_now_ms());
+    if (frame) {
+        slirp_input(s->slirp, frame, len);
     }
     return size;
 }
@@ -314,6 +323,7 @@ static void slirp_cleanup_state(NetClientState *nc)
     }
     g_ptr_array_free(s->timers, TRUE);
     g_array_free(s->pollfds, TRUE);
+    ipv4_reass_free(s->reass);
 }
 
 static const NetClientInfo slirp_info = {
@@ -779,6 +789,7 @@ bool net_init_slirp(const Netdev *netdev, const char *name, Error **errp)
     s->pollfds = g_array_new(FALSE, TRUE, sizeof(GPollFD));
     s->timers = g_ptr_array_new();
     s->guestfwds = g_ptr_array_new();
+    s->reass = ipv4_reass_new();
     s->slirp = slirp_new(&cfg, &slirp_callbacks, s);
     g_free(search);
     g_free(vnet);
@@ -791,11 +802,16 @@ bool net_init_slirp(const Netdev *netdev, const char *name, Error **errp)
                                             sizeof(SlirpSource));
     s->source->s = s;
     g_source_attach(&s->source->source, NULL);
-    for (i = 0; ok && u->has_hostfwd && i < u->hostfwd.len; i++) {
-        ok = slirp_hostfwd(s, u->hostfwd.items[i].str, errp);
+    /*
+     * QEMU 7.2 sets the rules up from a list it built by prepending:
+     * guestfwd before hostfwd, the last rule of each first.  The order
+     * shows in which rule an error names (two rules on one host port).
+     */
+    for (i = u->has_guestfwd ? u->guestfwd.len : 0; ok && i > 0; i--) {
+        ok = slirp_guestfwd(s, u->guestfwd.items[i - 1].str, errp);
     }
-    for (i = 0; ok && u->has_guestfwd && i < u->guestfwd.len; i++) {
-        ok = slirp_guestfwd(s, u->guestfwd.items[i].str, errp);
+    for (i = u->has_hostfwd ? u->hostfwd.len : 0; ok && i > 0; i--) {
+        ok = slirp_hostfwd(s, u->hostfwd.items[i - 1].str, errp);
     }
     if (!ok) {
         qemu_del_net_client(&s->nc);
