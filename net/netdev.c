@@ -538,6 +538,35 @@ bool net_init_clients(Error **errp)
     return ok;
 }
 
+/* HMP ------------------------------------------------------------------------ */
+
+static void info_client(GString *out, NetClientState *nc, const char *indent)
+{
+    g_string_append_printf(out, "%s%s: index=0,type=%s,%s\r\n", indent,
+                           nc->name, nc->is_netdev
+                               ? NetClientDriver_str[nc->info->type]
+                               : "nic",
+                           nc->info_str ? nc->info_str : "");
+}
+
+/* Each NIC with its netdev, then the netdevs without a NIC */
+void hmp_info_network(GString *out)
+{
+    NetClientState *nc;
+
+    for (nc = net_netdev_first(); nc; nc = net_netdev_next(nc)) {
+        if (nc->peer) {
+            info_client(out, nc->peer, "");
+            info_client(out, nc, " \\ ");
+        }
+    }
+    for (nc = net_netdev_first(); nc; nc = net_netdev_next(nc)) {
+        if (!nc->peer) {
+            info_client(out, nc, "");
+        }
+    }
+}
+
 /* QMP ------------------------------------------------------------------------ */
 
 JsonNode *qmp_netdev_add(const Netdev *args, Error **errp)

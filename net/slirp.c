@@ -818,3 +818,28 @@ bool net_init_slirp(const Netdev *netdev, const char *name, Error **errp)
     }
     return ok;
 }
+
+/* "Hub -1 (ID):" (no hubs here) and libslirp's connection table */
+void hmp_info_usernet(GString *out)
+{
+    NetClientState *nc;
+
+    for (nc = net_netdev_first(); nc; nc = net_netdev_next(nc)) {
+        char *info, **lines;
+        int i;
+
+        if (nc->info != &slirp_info) {
+            continue;
+        }
+        g_string_append_printf(out, "Hub -1 (%s):\r\n", nc->name);
+        info = slirp_connection_info(((SlirpState *)nc)->slirp);
+        lines = g_strsplit(info, "\n", -1);
+        for (i = 0; lines[i]; i++) {
+            if (*lines[i]) {
+                g_string_append_printf(out, "%s\r\n", lines[i]);
+            }
+        }
+        g_strfreev(lines);
+        g_free(info);
+    }
+}

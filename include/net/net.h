@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <glib.h>
+
 #include "qapi/error.h"
 #include "qapi-types.h"
 
@@ -142,6 +144,10 @@ bool net_init_clients(Error **errp);
 void net_netdev_cli(const char *opt, const char *arg);
 void net_net_cli(const char *opt, const char *arg);
 void net_nic_cli(const char *opt, const char *arg);
+
+/* HMP "info network" and "info usernet", in QEMU 7.2's format */
+void hmp_info_network(GString *out);
+void hmp_info_usernet(GString *out);
 
 /* Backend constructors (net/slirp.c, net/tap.c) */
 bool net_init_slirp(const Netdev *netdev, const char *name, Error **errp);

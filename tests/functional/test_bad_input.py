@@ -138,7 +138,7 @@ CLI_CASES = [
     (["-vga", "std"], "-vga std: display devices are not supported"),
     (["-monitor", "bogus:1"],
      "-monitor bogus:1: 'bogus:1' is not a valid char driver"),
-    (["-nic", "user"], "network devices are not supported"),
+    (["-nic", "user"], "NIC devices are not available in this build yet"),
     (["-s"], "-s: the gdbstub is not supported"),
     # QEMU checks host support before dependencies: this host has no
     # Hyper-V, so the missing hv-vpindex is not what is reported

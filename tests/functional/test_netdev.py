@@ -392,7 +392,39 @@ def peer_warning_cases():
        "netdev/help", out)
 
 
+def hmp_text(binary):
+    with Machine(binary, BASE) as m:
+        m.cmd("netdev_add", {"type": "user", "id": "x4",
+                             "net": "10.0.5.0/24", "restrict": True})
+        m.cmd("netdev_add", {"type": "user", "id": "n5", "hostfwd": [
+            {"str": "tcp:127.0.0.1:%d-:22" % (45800 + os.getpid() % 100)}]})
+        net = m.cmd("human-monitor-command",
+                    {"command-line": "info network"})
+        usernet = m.cmd("human-monitor-command",
+                        {"command-line": "info usernet"})
+    # the FD column is the host's fd number: not comparable
+    usernet = "\n".join(line[:20] + line[24:] if "HOST_FORWARD" in line
+                         else line for line in usernet.split("\n"))
+    return net, usernet
+
+
+def hmp_cases():
+    net, usernet = hmp_text(BINARY)
+    ok(net == "x4: index=0,type=user,net=10.0.5.0,restrict=on\r\n"
+       "n5: index=0,type=user,net=10.0.2.0,restrict=off\r\n",
+       "netdev/hmp/info-network", repr(net))
+    ok("TCP[HOST_FORWARD]" in usernet and "Hub -1 (n5):" in usernet,
+       "netdev/hmp/info-usernet", repr(usernet))
+    if have_72():
+        net72, usernet72 = hmp_text(QEMU72)
+        ok(net == net72, "netdev/hmp/info-network/qemu72",
+           f"this build: {net!r}\nQEMU 7.2: {net72!r}")
+        ok(usernet == usernet72, "netdev/hmp/info-usernet/qemu72",
+           f"this build: {usernet!r}\nQEMU 7.2: {usernet72!r}")
+
+
 def main():
+    hmp_cases()
     cli_cases()
     qmp_cases()
     schema_cases()
