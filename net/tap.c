@@ -369,6 +369,11 @@ static bool tap_check_options(const NetdevTapOptions *t, Error **errp)
                    "supported by this build (one queue only)", t->queues);
         return false;
     }
+    if (t->has_vhostfds && strchr(t->vhostfds, ':')) {
+        error_setg(errp, "vhostfds=%s: multiqueue tap is not supported by "
+                   "this build (one queue only)", t->vhostfds);
+        return false;
+    }
     if (t->has_fds && strchr(t->fds, ':')) {
         error_setg(errp, "fds=%s: multiqueue tap is not supported by this "
                    "build (one queue only)", t->fds);
@@ -407,7 +412,9 @@ bool net_init_tap(const Netdev *netdev, const char *name, bool is_cli,
     const NetdevTapOptions *t = &netdev->u.tap;
     char ifname[IFNAMSIZ] = "";
     bool vnet_hdr = !t->has_vnet_hdr || t->vnet_hdr;
-    bool want_vhost = (t->has_vhost && t->vhost) || t->has_vhostfd ||
+    const char *vhostfd_spec = t->has_vhostfd ? t->vhostfd
+                             : t->has_vhostfds ? t->vhostfds : NULL;
+    bool want_vhost = (t->has_vhost && t->vhost) || vhostfd_spec ||
                       (t->has_vhostforce && t->vhostforce);
     int sndbuf = t->has_sndbuf && t->sndbuf ? MIN(t->sndbuf, INT_MAX)
                                             : INT_MAX;
@@ -445,8 +452,8 @@ bool net_init_tap(const Netdev *netdev, const char *name, bool is_cli,
         close(fd);
         return false;
     }
-    if (t->has_vhostfd && (vhostfd = tap_parse_fd(t->vhostfd, is_cli,
-                                                  errp)) < 0) {
+    if (vhostfd_spec && (vhostfd = tap_parse_fd(vhostfd_spec, is_cli,
+                                                errp)) < 0) {
         close(fd);
         return false;
     }

@@ -194,6 +194,29 @@ static void test_refusals(void)
         err = NULL;
         g_assert(!qemu_net_find_netdev("t4"));
         g_free(opt);
+
+        /* the failed netdev closed the vhostfd it was given */
+        g_assert_cmpint(fcntl(devnull, F_GETFD), ==, -1);
+        /* the same through fds=/vhostfds= (one queue): not ignored */
+        {
+            struct ifreq ifr = { .ifr_flags = IFF_TAP | IFF_NO_PI };
+            int fd = open("/dev/net/tun", O_RDWR);
+
+            g_strlcpy(ifr.ifr_name, "qkt5", IFNAMSIZ);
+            g_assert(ioctl(fd, TUNSETIFF, &ifr) == 0);
+            devnull = open("/dev/null", O_RDWR);
+            opt = g_strdup_printf("tap,id=t5,fds=%d,vhostfds=%d", fd,
+                                  devnull);
+            g_assert(net_netdev_option(opt, &err));
+            g_assert(!net_init_clients(&err));
+            g_assert(strstr(error_get_pretty(err),
+                            "vhost_set_owner failed: Inappropriate ioctl"));
+            error_free(err);
+            err = NULL;
+            g_assert(!qemu_net_find_netdev("t5"));
+            close(fd);
+            g_free(opt);
+        }
     }
 }
 
