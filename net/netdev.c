@@ -57,6 +57,7 @@ static const struct {
 
 typedef struct PendingNetdev {
     char *optarg;           /* for the error location */
+    bool legacy;            /* key=value: QEMU keeps these in QemuOpts */
     Netdev *netdev;
     JsonObject *json;       /* owns the strings netdev points to */
 } PendingNetdev;
@@ -322,7 +323,19 @@ bool net_netdev_option(const char *optarg, Error **errp)
     if (!pending) {
         pending = g_ptr_array_new();
     }
+    /* QemuOpts catches a key=value duplicate at once; JSON ones are
+     * caught when created ("Duplicate ID 'a'") */
+    for (guint i = 0; optarg[0] != '{' && i < pending->len; i++) {
+        PendingNetdev *o = g_ptr_array_index(pending, i);
+
+        if (o->legacy && !strcmp(o->netdev->id, nd->id)) {
+            error_setg(errp, "Duplicate ID '%s' for netdev", nd->id);
+            netdev_free(nd, json);
+            return false;
+        }
+    }
     p = g_new0(PendingNetdev, 1);
+    p->legacy = optarg[0] != '{';
     p->optarg = g_strdup(optarg);
     p->netdev = nd;
     p->json = json;
@@ -508,14 +521,22 @@ bool net_init_clients(Error **errp)
     bool ok = true;
     guint i;
 
-    for (i = 0; pending && i < pending->len; i++) {
-        PendingNetdev *p = g_ptr_array_index(pending, i);
+    /* QEMU 7.2 creates the JSON ones first, then the key=value ones */
+    for (int pass = 0; pass < 2; pass++) {
+        for (i = 0; pending && i < pending->len; i++) {
+            PendingNetdev *p = g_ptr_array_index(pending, i);
 
-        if (ok && !net_client_init(p->netdev, true, errp)) {
-            error_prepend(errp, "-netdev %s: ", p->optarg);
-            ok = false;
+            if (p->legacy != (pass == 1)) {
+                continue;
+            }
+            if (ok && !net_client_init(p->netdev, true, errp)) {
+                error_prepend(errp, "-netdev %s: ", p->optarg);
+                ok = false;
+            }
         }
-        pending_free(p);
+    }
+    for (i = 0; pending && i < pending->len; i++) {
+        pending_free(g_ptr_array_index(pending, i));
     }
     if (pending) {
         g_ptr_array_free(pending, TRUE);

@@ -307,7 +307,24 @@ def have_72():
     return os.access(QEMU72, os.X_OK)
 
 
+# Two options, QEMU 7.2's first error line
+SAME_AS_72_MULTI = [
+    (["-netdev", "user,id=a", "-netdev", "user,id=a"],
+     "-netdev user,id=a: Duplicate ID 'a' for netdev"),
+    (["-netdev", "user,id=a", "-netdev", '{"type":"user","id":"a"}'],
+     "-netdev user,id=a: Duplicate ID 'a'"),
+]
+
+
 def cli_cases():
+    for args, want in SAME_AS_72_MULTI:
+        for binary, who in [(BINARY, "")] + ([(QEMU72, "/qemu72")]
+                                             if have_72() else []):
+            rc, err = run(binary, args)
+            line = "qemu-system-x86_64: " + want
+            ok(rc == 1 and err.splitlines()[:1] == [line],
+               f"netdev/cli/{' '.join(args)}{who}",
+               f"status {rc}, stderr: {err.strip()}")
     for opt, arg, want in SAME_AS_72:
         name = f"netdev/cli/{opt}/{arg[:40]}"
         rc, err = run(BINARY, [opt, arg])
