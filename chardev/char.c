@@ -299,6 +299,15 @@ bool qemu_chr_set_handlers(Chardev *chr, const ChardevHandlers *h,
     return true;
 }
 
+void qemu_chr_clear_handlers(Chardev *chr)
+{
+    chr->has_frontend = false;
+    memset(&chr->handlers, 0, sizeof(chr->handlers));
+    if (chr->read_paused) {
+        qemu_chr_accept_input(chr);
+    }
+}
+
 /* Exit ------------------------------------------------------------------------ */
 
 static void chr_flush_queue(Chardev *chr, gint64 deadline)

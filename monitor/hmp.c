@@ -21,6 +21,7 @@
 #include "monitor/hmp.h"
 #include "monitor/qmp.h"
 #include "monitor/qmp-commands.h"
+#include "net/net.h"
 
 typedef struct HMPCommand {
     const char *names;      /* "cont|c" */
@@ -154,6 +155,7 @@ static const struct {
     const char *name, *qmp, *help;
     void (*obj)(GString *out, JsonObject *o);
     void (*arr)(GString *out, JsonArray *a);
+    void (*text)(GString *out);     /* no QMP command: QEMU's text */
 } info_cmds[] = {
     { "chardev", "query-chardev", "the character devices", NULL,
       info_chardev },
@@ -163,7 +165,11 @@ static const struct {
       info_iothreads },
     { "kvm", "query-kvm", "whether KVM runs the guest", info_kvm, NULL },
     { "name", "query-name", "the VM's name (-name)", info_name, NULL },
+    { "network", NULL, "the network backends and their peers", NULL, NULL,
+      hmp_info_network },
     { "status", "query-status", "whether the VM runs", info_status, NULL },
+    { "usernet", NULL, "the user-mode networks' connections", NULL, NULL,
+      hmp_info_usernet },
     { "version", "query-version", "the emulator's version", info_version,
       NULL },
 };
@@ -202,6 +208,10 @@ static void hmp_info(GString *out, const char *arg)
             g_string_append_printf(out, "%s: extraneous characters at the end "
                                    "of line\r\nTry \"help info %s\" for more "
                                    "information\r\n", what, what);
+            goto out;
+        }
+        if (info_cmds[i].text) {
+            info_cmds[i].text(out);
             goto out;
         }
         n = qmp_call(out, info_cmds[i].qmp);

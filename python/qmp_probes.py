@@ -15,6 +15,9 @@ BASE = {
     "device-list-properties": {"typename": "x86_64-cpu"},
     "human-monitor-command": {"command-line": "info version",
                               "cpu-index": 0},
+    # a user netdev that forwards nothing and reaches nothing
+    "netdev_add": {"id": "probe0", "type": "user", "restrict": True},
+    "netdev_del": {"id": "nosuch"},
     "migrate-set-capabilities": {"capabilities": [
         {"capability": "events", "state": False}]},
     "qom-get": {"path": "/machine", "property": "type"},

@@ -6,11 +6,15 @@ set -e
 pkgs="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev libjson-glib-dev python3"
 # -sandbox (optional at build time: without it only -sandbox off works)
 pkgs="$pkgs libseccomp-dev"
+# -netdev user
+pkgs="$pkgs libslirp-dev"
 if [ "$1" = "--tests" ]; then
     # QEMU 7.2 is the oracle of the differential tests
     pkgs="$pkgs qemu-system-x86"
     # the style suite lists the tracked files with git
     pkgs="$pkgs git"
+    # tap tests: network namespaces, tap and veth devices
+    pkgs="$pkgs iproute2"
     # tests/libvirt: libvirt 9.0's embedded QEMU driver, virsh, the
     # libvirt-qemu user it looks up, and the Python bindings
     pkgs="$pkgs libvirt-daemon libvirt-clients libvirt-daemon-driver-qemu"

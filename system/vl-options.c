@@ -20,6 +20,7 @@
 #include "hw/char/serial.h"
 #include "monitor/hmp.h"
 #include "monitor/qmp.h"
+#include "net/net.h"
 #include "qemu/option.h"
 #include "sysemu/cli-compat.h"
 #include "sysemu/device.h"
@@ -658,8 +659,9 @@ static const StartupOption startup_options[] = {
     { "vga", OPT_ARG, opt_none_only },
     { "monitor", OPT_ARG, opt_monitor },
     { "parallel", OPT_ARG, opt_none_only },
-    { "net", OPT_ARG, opt_none_only },
-    { "nic", OPT_ARG, opt_none_only },
+    { "netdev", OPT_ARG, net_netdev_cli },
+    { "net", OPT_ARG, net_net_cli },
+    { "nic", OPT_ARG, net_nic_cli },
     { "gdb", OPT_ARG, opt_none_only },
     { "s", OPT_FLAG, opt_gdb_default },
     { "d", OPT_ARG, opt_log_items },

@@ -16,6 +16,7 @@
 #include "exec/memory.h"
 #include "hw/boards.h"
 #include "hw/i386/x86-boot.h"
+#include "net/net.h"
 #include "qemu/log.h"
 #include "qemu/option.h"
 #include "sysemu/cli-compat.h"
@@ -339,6 +340,9 @@ void qemu_init(int argc, char **argv)
         }
     }
 
+    if (!net_init_clients(&err)) {
+        exit_with(err);
+    }
     mc = select_machine();
     check_display();
     vl_run_deferred(DEFER_BACKEND);

@@ -53,6 +53,8 @@ Chardev *qemu_chr_new_from_str(const char *id, const char *optstr,
 /* Attaches the single frontend; fails if one is attached already. */
 bool qemu_chr_set_handlers(Chardev *chr, const ChardevHandlers *h,
                            Error **errp);
+/* Detaches the frontend (it is going away); the chardev stays. */
+void qemu_chr_clear_handlers(Chardev *chr);
 /* Writes everything or drops the connection; returns false if dropped. */
 bool qemu_chr_write_all(Chardev *chr, const uint8_t *buf, size_t len);
 bool qemu_chr_is_connected(Chardev *chr);
