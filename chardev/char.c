@@ -299,6 +299,15 @@ bool qemu_chr_set_handlers(Chardev *chr, const ChardevHandlers *h,
     return true;
 }
 
+void qemu_chr_clear_handlers(Chardev *chr)
+{
+    chr->has_frontend = false;
+    memset(&chr->handlers, 0, sizeof(chr->handlers));
+    if (chr->read_paused) {
+        qemu_chr_accept_input(chr);
+    }
+}
+
 /* Exit ------------------------------------------------------------------------ */
 
 static void chr_flush_queue(Chardev *chr, gint64 deadline)
@@ -556,31 +565,36 @@ static const struct {
 };
 
 /*
- * Keys -chardev accepts for every backend (QEMU checks the union, not per
- * backend); keys whose feature this build lacks are refused in
- * chr_check_unsupported().
+ * Keys -chardev accepts for every backend and their types (QEMU checks the
+ * union, not per backend); keys whose feature this build lacks are refused
+ * in chr_check_unsupported().
  */
-static const char *const chardev_keys[] = {
-    "backend", "id", "path", "fd", "server", "wait", "append", "signal",
-    "mux", "logfile", "logappend", "host", "port", "to", "ipv4", "ipv6",
-    "delay", "nodelay", "reconnect", "telnet", "tn3270", "websocket",
-    "abstract", "tight", "local", "localaddr", "localport", "tls-creds",
-    "tls-authz", "name", "debug", "size", "chardev", "width", "height",
-    "cols", "rows", NULL,
+const QemuOptDesc qemu_chardev_opts[] = {
+    { "backend", QEMU_OPT_STRING }, { "id", QEMU_OPT_STRING },
+    { "path", QEMU_OPT_STRING }, { "fd", QEMU_OPT_STRING },
+    { "server", QEMU_OPT_BOOL }, { "wait", QEMU_OPT_BOOL },
+    { "append", QEMU_OPT_BOOL }, { "signal", QEMU_OPT_BOOL },
+    { "mux", QEMU_OPT_BOOL }, { "logfile", QEMU_OPT_STRING },
+    { "logappend", QEMU_OPT_BOOL }, { "host", QEMU_OPT_STRING },
+    { "port", QEMU_OPT_STRING }, { "to", QEMU_OPT_NUMBER },
+    { "ipv4", QEMU_OPT_BOOL }, { "ipv6", QEMU_OPT_BOOL },
+    { "delay", QEMU_OPT_BOOL }, { "nodelay", QEMU_OPT_BOOL },
+    { "reconnect", QEMU_OPT_NUMBER }, { "telnet", QEMU_OPT_BOOL },
+    { "tn3270", QEMU_OPT_BOOL }, { "websocket", QEMU_OPT_BOOL },
+    { "abstract", QEMU_OPT_BOOL }, { "tight", QEMU_OPT_BOOL },
+    { "local", QEMU_OPT_STRING }, { "localaddr", QEMU_OPT_STRING },
+    { "localport", QEMU_OPT_STRING }, { "tls-creds", QEMU_OPT_STRING },
+    { "tls-authz", QEMU_OPT_STRING }, { "name", QEMU_OPT_STRING },
+    { "debug", QEMU_OPT_NUMBER }, { "size", QEMU_OPT_SIZE },
+    { "chardev", QEMU_OPT_STRING }, { "width", QEMU_OPT_NUMBER },
+    { "height", QEMU_OPT_NUMBER }, { "cols", QEMU_OPT_NUMBER },
+    { "rows", QEMU_OPT_NUMBER }, { NULL },
 };
 
+/* Every occurrence of every key, as QEMU checks them when parsing */
 static bool chr_check_keys(QemuOpts *opts, Error **errp)
 {
-    guint i;
-
-    for (i = 0; i < opts->opts->len; i++) {
-        QemuOpt *o = g_ptr_array_index(opts->opts, i);
-        if (!g_strv_contains(chardev_keys, o->name)) {
-            error_setg(errp, "Invalid parameter '%s'", o->name);
-            return false;
-        }
-    }
-    return true;
+    return qemu_opts_validate(opts, qemu_chardev_opts, false, errp);
 }
 
 static bool chr_check_unsupported(QemuOpts *opts, Error **errp)
@@ -699,7 +713,8 @@ bool qemu_chardev_add(const char *optstr, Error **errp)
     if (!opts) {
         return false;
     }
-    id = qemu_opt_get(opts, "id");
+    /* QEMU takes the first id of a key=value option */
+    id = qemu_opt_get_first(opts, "id");
     if (!chr_check_keys(opts, errp)) {
         /* reported first, as QEMU validates options before their values */
     } else if (!id) {

@@ -23,6 +23,7 @@
 #include "monitor/hmp.h"
 #include "monitor/qmp.h"
 #include "monitor/qmp-commands.h"
+#include "net/net.h"
 
 typedef struct HMPCommand {
     const char *names;      /* "cont|c" */
@@ -260,7 +261,8 @@ static const struct {
     const char *name, *qmp, *help;
     void (*obj)(GString *out, JsonObject *o);
     void (*arr)(GString *out, JsonArray *a);
-    /* HMP-only commands: the words after the name */
+    void (*text)(GString *out);     /* no QMP command: QEMU's text */
+    /* HMP-only commands with arguments: the words after the name */
     void (*hmp)(GString *out, const char *what, char **args);
 } info_cmds[] = {
     { "chardev", "query-chardev", "the character devices", NULL,
@@ -271,12 +273,16 @@ static const struct {
       info_iothreads },
     { "kvm", "query-kvm", "whether KVM runs the guest", info_kvm, NULL },
     { "mtree", NULL, "the memory tree (-f: the flat views; -o: owners; "
-      "-D: disabled regions too)", NULL, NULL, info_mtree },
+      "-D: disabled regions too)", NULL, NULL, NULL, info_mtree },
     { "name", "query-name", "the VM's name (-name)", info_name, NULL },
+    { "network", NULL, "the network backends and their peers", NULL, NULL,
+      hmp_info_network },
     { "qom-tree", NULL, "the QOM composition tree ([path], default "
-      "/machine)", NULL, NULL, info_qom_tree },
-    { "qtree", NULL, "the device tree", NULL, NULL, info_qtree },
+      "/machine)", NULL, NULL, NULL, info_qom_tree },
+    { "qtree", NULL, "the device tree", NULL, NULL, NULL, info_qtree },
     { "status", "query-status", "whether the VM runs", info_status, NULL },
+    { "usernet", NULL, "the user-mode networks' connections", NULL, NULL,
+      hmp_info_usernet },
     { "version", "query-version", "the emulator's version", info_version,
       NULL },
 };
@@ -322,6 +328,10 @@ static void hmp_info(GString *out, const char *arg)
             g_string_append_printf(out, "%s: extraneous characters at the end "
                                    "of line\r\nTry \"help info %s\" for more "
                                    "information\r\n", what, what);
+            goto out;
+        }
+        if (info_cmds[i].text) {
+            info_cmds[i].text(out);
             goto out;
         }
         n = qmp_call(out, info_cmds[i].qmp);

@@ -18,6 +18,9 @@ BASE = {
     "device_del": {"id": "no-such-device"},
     "human-monitor-command": {"command-line": "info version",
                               "cpu-index": 0},
+    # a user netdev that forwards nothing and reaches nothing
+    "netdev_add": {"id": "probe0", "type": "user", "restrict": True},
+    "netdev_del": {"id": "nosuch"},
     "migrate-set-capabilities": {"capabilities": [
         {"capability": "events", "state": False}]},
     "qom-get": {"path": "/machine", "property": "type"},

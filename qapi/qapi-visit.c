@@ -132,15 +132,12 @@ static bool visit_value(QapiKind kind, const char *const *enum_values,
     g_assert_not_reached();
 }
 
-static bool visit_struct_at(const QapiStructDesc *desc, JsonObject *obj,
-                            const char *path, void *out, Error **errp)
+static bool visit_members(const QapiMemberDesc *members, JsonObject *obj,
+                          const char *path, void *out, Error **errp)
 {
     const QapiMemberDesc *m;
-    JsonObjectIter it;
-    const char *name;
-    JsonNode *node;
 
-    for (m = desc ? desc->members : NULL; m && m->name; m++) {
+    for (m = members; m && m->name; m++) {
         JsonNode *n = json_object_get_member(obj, m->name);
         char *mpath = member_path(path, m->name);
         bool ok = true;
@@ -163,15 +160,66 @@ static bool visit_struct_at(const QapiStructDesc *desc, JsonObject *obj,
             return false;
         }
     }
+    return true;
+}
+
+static bool has_member(const QapiMemberDesc *members, const char *name)
+{
+    const QapiMemberDesc *m;
+
+    for (m = members; m && m->name; m++) {
+        if (!strcmp(m->name, name)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The variant a union's discriminator (already visited) selects, or NULL */
+static const QapiVariantDesc *union_case(const QapiStructDesc *desc,
+                                         const void *out)
+{
+    const QapiVariantDesc *v;
+    int tag;
+
+    if (!desc || !desc->variants) {
+        return NULL;
+    }
+    tag = *(const int *)((const char *)out + desc->variants->tag_offset);
+    for (v = desc->variants->cases; v->tag_value >= 0; v++) {
+        if (v->tag_value == tag) {
+            return v;
+        }
+    }
+    return NULL;
+}
+
+static bool visit_struct_at(const QapiStructDesc *desc, JsonObject *obj,
+                            const char *path, void *out, Error **errp)
+{
+    const QapiMemberDesc *vmembers = NULL;
+    const QapiVariantDesc *v;
+    JsonObjectIter it;
+    const char *name;
+    JsonNode *node;
+
+    if (!visit_members(desc ? desc->members : NULL, obj, path, out, errp)) {
+        return false;
+    }
+    /* A union: the base first, then the selected variant's members */
+    v = union_case(desc, out);
+    if (v) {
+        vmembers = v->desc->members;
+        if (!visit_members(vmembers, obj, path, (char *)out + v->offset,
+                           errp)) {
+            return false;
+        }
+    }
     /* Then what the declaration lacks, in the request's order */
     json_object_iter_init_ordered(&it, obj);
     while (json_object_iter_next_ordered(&it, &name, &node)) {
-        bool known = false;
-
-        for (m = desc ? desc->members : NULL; m && m->name && !known; m++) {
-            known = !strcmp(m->name, name);
-        }
-        if (!known) {
+        if (!has_member(desc ? desc->members : NULL, name) &&
+            !has_member(vmembers, name)) {
             char *mpath = member_path(path, name);
 
             error_setg(errp, "Parameter '%s' is unexpected", mpath);
@@ -208,10 +256,14 @@ static void free_value(QapiKind kind, const QapiStructDesc *sub,
 
 void qapi_struct_free(const QapiStructDesc *desc, void *out)
 {
+    const QapiVariantDesc *v = union_case(desc, out);
     const QapiMemberDesc *m;
 
     for (m = desc ? desc->members : NULL; m && m->name; m++) {
         free_value(m->kind, m->sub, m->elem_kind, m->elem_size,
                    (char *)out + m->offset);
+    }
+    if (v) {
+        qapi_struct_free(v->desc, (char *)out + v->offset);
     }
 }

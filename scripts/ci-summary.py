@@ -24,6 +24,9 @@ REASONS = [
     (r"QEMU 7\.2", "no QEMU 7.2 to compare with, or it crashed"),
     (r"offers Hyper-V", "the host's KVM has Hyper-V (a no-Hyper-V test)"),
     (r"delivers int3", "the host's KVM delivers int3 (a PVM-only case)"),
+    (r"network namespace", "no network namespace of the test's own (needs "
+                           "root/CAP_NET_ADMIN) or no /dev/net/tun: the tap "
+                           "tests"),
 ]
 
 

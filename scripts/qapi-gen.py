@@ -30,7 +30,8 @@ BUILTINS = {
     "null": ("null", "QAPI_NULL", "JsonNode *"),
 }
 C_KEYWORDS = {"default", "int", "char", "if", "else", "for", "while",
-              "struct", "union", "enum", "case", "switch", "return"}
+              "struct", "union", "enum", "case", "switch", "return",
+              "restrict", "inline", "const", "static", "volatile"}
 
 
 def load(path):
@@ -118,16 +119,23 @@ class Schema:
                 raise SystemExit(f"qapi-gen: {c['command']}: unknown return "
                                  f"type {c['returns']}")
 
+    def members(self, t):
+        """A struct's members, or a union's base members."""
+        return self.unions[t]["base"] if t in self.unions else self.structs[t]
+
     def arg_structs(self):
-        """Structs reachable from command arguments, dependencies first."""
+        """Structs and unions reachable from command arguments, dependencies
+        first (a union after its variants' structs)."""
         order = []
 
         def visit(t):
             if isinstance(t, list):
                 visit(t[0])
-            elif t in self.structs and t not in order:
-                for mt in self.structs[t].values():
+            elif (t in self.structs or t in self.unions) and t not in order:
+                for mt in self.members(t).values():
                     visit(mt)
+                for vt in self.unions.get(t, {}).get("data", {}).values():
+                    visit(vt)
                 order.append(t)
         for c in self.commands:
             if c["args"] and not c.get("cli-only") and c.get("gen", True):
@@ -166,7 +174,7 @@ def gen_types(schema):
         out.append("")
     lists = set()
     for s in schema.arg_structs():
-        for t in schema.structs[s].values():
+        for t in schema.members(s).values():
             if isinstance(t, list):
                 lists.add(t[0])
     structs = schema.arg_structs()
@@ -182,7 +190,7 @@ def gen_types(schema):
     out.append("")
     for s in structs:
         out.append(f"struct {s} {{")
-        for m, t in schema.structs[s].items():
+        for m, t in schema.members(s).items():
             opt = m.startswith("*")
             mname = c_name(m.lstrip("*"))
             if opt:
@@ -190,6 +198,12 @@ def gen_types(schema):
             ctype = member_c_type(schema, t)
             sep = "" if ctype.endswith("*") or ctype.endswith(" ") else " "
             out.append(f"    {ctype}{sep}{mname};")
+        if s in schema.unions and schema.unions[s]["data"]:
+            # the variant's members, selected by the discriminator
+            out.append("    union {")
+            for case, vt in schema.unions[s]["data"].items():
+                out.append(f"        {vt} {c_name(case)};")
+            out.append("    } u;")
         out.append("};")
         out.append("")
     out.append("#endif")
@@ -257,7 +271,7 @@ def gen_commands_c(schema, introspection):
 
     for s in structs:
         out.append(f"static const QapiMemberDesc qapi_members_{s}[] = {{")
-        for m, t in schema.structs[s].items():
+        for m, t in schema.members(s).items():
             opt = m.startswith("*")
             name = m.lstrip("*")
             cm = c_name(name)
@@ -275,8 +289,24 @@ def gen_commands_c(schema, introspection):
                        f"{el_kind}, {el_size} }},")
         out.append("    { NULL },")
         out.append("};")
+        variants = "NULL"
+        union = schema.unions.get(s)
+        if union:
+            tag = union["discriminator"]
+            enum = union["base"][tag]
+            out.append(f"static const QapiVariantDesc qapi_cases_{s}[] = {{")
+            for case, vt in union["data"].items():
+                out.append(f"    {{ {upper(enum)}_{upper(case)}, "
+                           f"offsetof({s}, u.{c_name(case)}), "
+                           f"&qapi_desc_{vt} }},")
+            out.append("    { -1 },")
+            out.append("};")
+            out.append(f"static const QapiVariantsDesc qapi_variants_{s} = "
+                       f"{{ offsetof({s}, {c_name(tag)}), qapi_cases_{s} }};")
+            variants = f"&qapi_variants_{s}"
         out.append(f"static const QapiStructDesc qapi_desc_{s} = {{ "
-                   f"{c_string(s)}, sizeof({s}), qapi_members_{s} }};")
+                   f"{c_string(s)}, sizeof({s}), qapi_members_{s}, "
+                   f"{variants} }};")
         out.append("")
     for c in schema.commands:
         if c.get("cli-only"):

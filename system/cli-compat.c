@@ -13,94 +13,104 @@
 #include "qemu/option.h"
 #include "sysemu/cli-compat.h"
 
-static bool check_choice(QemuOpts *opts, const char *name,
-                         const char *const *choices, Error **errp)
+/*
+ * The merged -rtc keys, checked as QEMU 7.2 checks them once the command
+ * line is read: the base, then clock and driftfix.
+ */
+bool cli_rtc_check(QemuOpts *opts, Error **errp)
 {
-    const char *v = qemu_opt_get(opts, name);
-    int i;
+    static const char *const clocks[] = { "host", "rt", "vm", NULL };
+    static const char *const drift[] = { "none", "slew", NULL };
+    const char *base = qemu_opt_get(opts, "base");
+    const char *clock = qemu_opt_get(opts, "clock");
+    const char *driftfix = qemu_opt_get(opts, "driftfix");
 
-    if (!v) {
-        return true;
-    }
-    for (i = 0; choices[i]; i++) {
-        if (!strcmp(v, choices[i])) {
-            return true;
+    if (base && strcmp(base, "utc") && strcmp(base, "localtime")) {
+        /* a start date: YYYY-MM-DDTHH:MM:SS or YYYY-MM-DD */
+        int y, mo, d, h, mi, sec;
+
+        if (sscanf(base, "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &h, &mi, &sec) !=
+                6 &&
+            sscanf(base, "%d-%d-%d", &y, &mo, &d) != 3) {
+            error_setg(errp, "invalid datetime format");
+            error_append_hint(errp, "valid formats: '2006-06-17T16:01:21' or "
+                              "'2006-06-17'\n");
+            return false;
         }
     }
-    error_setg(errp, "Parameter '%s' does not accept value '%s'", name, v);
-    return false;
-}
-
-static bool check_unused(QemuOpts *opts, Error **errp)
-{
-    const QemuOpt *unused = qemu_opts_first_unused(opts);
-
-    if (unused) {
-        error_setg(errp, "Invalid parameter '%s'", unused->name);
+    if (clock && !g_strv_contains(clocks, clock)) {
+        error_setg(errp, "invalid option value '%s'", clock);
+        return false;
+    }
+    if (driftfix && !g_strv_contains(drift, driftfix)) {
+        error_setg(errp, "invalid option value '%s'", driftfix);
         return false;
     }
     return true;
 }
 
-bool cli_rtc_parse(const char *optarg, Error **errp)
+/*
+ * Boot devices are letters 'a' to 'p', each at most once; which of them a
+ * board takes is the board's business (pc_boot_check()).
+ */
+static bool boot_devices_check(const char *devices, Error **errp)
 {
-    static const char *const clocks[] = { "host", "rt", "vm", NULL };
-    static const char *const drift[] = { "none", "slew", NULL };
-    QemuOpts *opts = qemu_opts_parse(optarg, NULL, errp);
-    const char *base;
-    bool ok;
+    const char *p;
 
-    if (!opts) {
-        return false;
-    }
-    base = qemu_opt_get(opts, "base");
-    ok = check_choice(opts, "clock", clocks, errp) &&
-         check_choice(opts, "driftfix", drift, errp) &&
-         check_unused(opts, errp);
-    if (ok && base && strcmp(base, "utc") && strcmp(base, "localtime")) {
-        /* a start date: YYYY-MM-DDTHH:MM:SS or YYYY-MM-DD */
-        int y, mo, d, h = 0, mi = 0, s = 0;
-
-        if (sscanf(base, "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &h, &mi, &s) < 3) {
-            error_setg(errp, "invalid datetime format");
-            error_append_hint(errp, "valid formats: '2006-06-17T16:01:21' or "
-                              "'2006-06-17'\n");
-            ok = false;
+    for (p = devices; *p; p++) {
+        if (*p < 'a' || *p > 'p') {
+            error_setg(errp, "Invalid boot device '%c'", *p);
+            return false;
+        }
+        if (strchr(p + 1, *p)) {
+            error_setg(errp, "Boot device '%c' was given twice", *p);
+            return false;
         }
     }
-    qemu_opts_free(opts);
-    return ok;
+    return true;
 }
 
-bool cli_boot_parse(const char *optarg, Error **errp)
+/*
+ * The merged -boot keys, checked as QEMU 7.2 does after picking the
+ * machine: member types in the order of its BootConfiguration, unknown
+ * keys, the device letters, then the ranges
+ */
+bool cli_boot_check(QemuOpts *opts, Error **errp)
 {
     static const char *const keys[] = {
         "order", "once", "menu", "splash", "splash-time", "reboot-timeout",
         "strict", NULL,
     };
-    QemuOpts *opts = qemu_opts_parse(optarg, "order", errp);
-    Error *err = NULL;
-    bool ok = true;
-    int i;
+    const char *order = qemu_opt_get(opts, "order");
+    const char *once = qemu_opt_get(opts, "once");
+    int64_t splash_time = 0, reboot_timeout = -1;
+    bool b, present;
 
-    if (!opts) {
+    qemu_opt_get(opts, "splash");
+    if (!keyval_get_bool(opts, "boot.", "menu", &b, &present, errp) ||
+        !keyval_get_int(opts, "boot.", "splash-time", &splash_time, &present,
+                        errp) ||
+        !keyval_get_int(opts, "boot.", "reboot-timeout", &reboot_timeout,
+                        &present, errp) ||
+        !keyval_get_bool(opts, "boot.", "strict", &b, &present, errp) ||
+        !keyval_check_unexpected(opts, "boot.", keys, errp)) {
         return false;
     }
-    for (i = 0; keys[i]; i++) {
-        qemu_opt_get(opts, keys[i]);
+    if ((order && !boot_devices_check(order, errp)) ||
+        (once && !boot_devices_check(once, errp))) {
+        return false;
     }
-    qemu_opt_get_bool(opts, "menu", false, &err);
-    if (!err) {
-        qemu_opt_get_bool(opts, "strict", false, &err);
+    if (splash_time < 0 || splash_time > 0xffff) {
+        error_setg(errp, "splash-time is invalid,it should be a value between "
+                   "0 and 65535");
+        return false;
     }
-    if (err) {
-        error_propagate(errp, err);
-        ok = false;
-    } else {
-        ok = check_unused(opts, errp);
+    if (reboot_timeout < -1 || reboot_timeout > 0xffff) {
+        error_setg(errp, "reboot timeout is invalid,it should be a value "
+                   "between -1 and 65535");
+        return false;
     }
-    qemu_opts_free(opts);
-    return ok;
+    return true;
 }
 
 bool cli_audiodev_parse(const char *optarg, Error **errp)
@@ -123,7 +133,7 @@ bool cli_audiodev_parse(const char *optarg, Error **errp)
         driver = qemu_json_opt_get(json, "driver");
         id = qemu_json_opt_get(json, "id");
     } else {
-        opts = qemu_opts_parse(optarg, "driver", errp);
+        opts = keyval_parse(optarg, "driver", NULL, errp);
         if (!opts) {
             goto out;
         }

@@ -157,6 +157,11 @@ static bool mem_lock;
 
 bool os_overcommit_parse(const char *optarg, Error **errp)
 {
+    static const QemuOptDesc desc[] = {
+        { "mem-lock", QEMU_OPT_BOOL },
+        { "cpu-pm", QEMU_OPT_BOOL },
+        { NULL },
+    };
     QemuOpts *opts = qemu_opts_parse(optarg, NULL, errp);
     const QemuOpt *unused;
     Error *err = NULL;
@@ -165,7 +170,12 @@ bool os_overcommit_parse(const char *optarg, Error **errp)
     if (!opts) {
         return false;
     }
-    mem_lock = qemu_opt_get_bool(opts, "mem-lock", mem_lock, &err);
+    if (!qemu_opts_validate(opts, desc, true, errp)) {
+        qemu_opts_free(opts);
+        return false;
+    }
+    /* Each -overcommit sets both, as in QEMU 7.2: the last one counts */
+    mem_lock = qemu_opt_get_bool(opts, "mem-lock", false, &err);
     if (!err) {
         /* cpu-pm=on lets a guest idle in its vCPU; KVM decides here */
         qemu_opt_get_bool(opts, "cpu-pm", false, &err);

@@ -277,8 +277,13 @@ bool qemu_device_add(const char *optarg, Error **errp)
             return false;
         }
         dc->opts = device_opts_to_json(qopts);
-        qemu_opts_free(qopts);
+        /* QEMU takes the first id of a key=value option */
+        id = qemu_opt_get_first(qopts, "id");
+        if (id) {
+            json_object_set_string_member(dc->opts, "id", id);
+        }
         id = qemu_json_opt_get(dc->opts, "id");
+        qemu_opts_free(qopts);
         if (id && !id_wellformed(id)) {
             error_setg(errp, "Parameter 'id' expects an identifier");
             error_append_hint(errp, "Identifiers consist of letters, "
@@ -657,35 +662,51 @@ static bool device_help_props(const char *driver, Error **errp)
     return true;
 }
 
-int qemu_device_help(const char *optarg, Error **errp)
+/* The driver a -device help request names (NULL: all), if it is one */
+static bool device_help_request(const char *optarg, char **driver)
 {
     QemuOpts *opts;
-    const char *driver;
-    bool help = false, ok;
-    guint i;
+    const char *d;
+    bool help;
 
-    if (!strcmp(optarg, "help") || !strcmp(optarg, "?")) {
-        device_help_all();
-        return 1;
-    }
+    *driver = NULL;
     if (optarg[0] == '{') {
-        return 0;       /* QEMU's JSON form has no help */
+        return false;       /* QEMU's JSON form has no help */
     }
     opts = qemu_opts_parse(optarg, "driver", NULL);
     if (!opts) {
-        return 0;       /* qemu_device_add() reports it */
+        return false;       /* qemu_device_add() reports it */
     }
-    for (i = 0; i < opts->opts->len; i++) {
-        QemuOpt *o = g_ptr_array_index(opts->opts, i);
-
-        help |= !strcmp(o->name, "help") || !strcmp(o->name, "?");
+    d = qemu_opt_get(opts, "driver");
+    help = qemu_opts_has_help(opts) ||
+           (d && (!strcmp(d, "help") || !strcmp(d, "?")));
+    if (help && d && strcmp(d, "help") && strcmp(d, "?")) {
+        *driver = g_strdup(d);
     }
-    driver = qemu_opt_get(opts, "driver");
-    if (!help || !driver) {
-        qemu_opts_free(opts);
-        return 0;
-    }
-    ok = device_help_props(driver, errp);
     qemu_opts_free(opts);
-    return ok ? 1 : -1;
+    return help;
+}
+
+bool qemu_device_is_help(const char *optarg)
+{
+    char *driver;
+    bool help = device_help_request(optarg, &driver);
+
+    g_free(driver);
+    return help;
+}
+
+void qemu_device_help(const char *optarg)
+{
+    Error *err = NULL;
+    char *driver;
+
+    device_help_request(optarg, &driver);
+    if (!driver) {
+        device_help_all();
+    } else if (!device_help_props(driver, &err)) {
+        /* QEMU 7.2 says so and still exits 0 */
+        error_report_err(err);
+    }
+    g_free(driver);
 }

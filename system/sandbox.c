@@ -149,7 +149,20 @@ out:
     return ok;
 }
 
-bool sandbox_parse_and_apply(const char *optarg, Error **errp)
+static const QemuOptDesc sandbox_desc[] = {
+    { "enable", QEMU_OPT_BOOL },
+    { "obsolete", QEMU_OPT_STRING },
+    { "elevateprivileges", QEMU_OPT_STRING },
+    { "spawn", QEMU_OPT_STRING },
+    { "resourcecontrol", QEMU_OPT_STRING },
+    { NULL },
+};
+
+/*
+ * Parses (every value checked, short forms warned about as each -sandbox
+ * is read) and, with apply, installs the filter
+ */
+static bool sandbox_parse(const char *optarg, bool apply, Error **errp)
 {
     QemuOpts *opts = qemu_opts_parse(optarg, "enable", errp);
     const QemuOpt *unused;
@@ -159,6 +172,9 @@ bool sandbox_parse_and_apply(const char *optarg, Error **errp)
 
     if (!opts) {
         return false;
+    }
+    if (!qemu_opts_validate(opts, sandbox_desc, !apply, errp)) {
+        goto out;
     }
     enable = qemu_opt_get_bool(opts, "enable", false, &err);
     if (err) {
@@ -176,10 +192,21 @@ bool sandbox_parse_and_apply(const char *optarg, Error **errp)
         error_setg(errp, "Invalid parameter '%s'", unused->name);
         goto out;
     }
-    ok = !enable || sandbox_install(obsolete, privs, spawn, resources, errp);
+    ok = !apply || !enable ||
+         sandbox_install(obsolete, privs, spawn, resources, errp);
 out:
     qemu_opts_free(opts);
     return ok;
+}
+
+bool sandbox_check(const char *optarg, Error **errp)
+{
+    return sandbox_parse(optarg, false, errp);
+}
+
+bool sandbox_parse_and_apply(const char *optarg, Error **errp)
+{
+    return sandbox_parse(optarg, true, errp);
 }
 
 #else /* !CONFIG_SECCOMP */
@@ -189,19 +216,35 @@ bool sandbox_available(void)
     return false;
 }
 
-bool sandbox_parse_and_apply(const char *optarg, Error **errp)
+static bool sandbox_enabled(const char *optarg, bool *enable, Error **errp)
 {
     QemuOpts *opts = qemu_opts_parse(optarg, "enable", errp);
     Error *err = NULL;
-    bool enable;
 
     if (!opts) {
         return false;
     }
-    enable = qemu_opt_get_bool(opts, "enable", false, &err);
+    *enable = qemu_opt_get_bool(opts, "enable", false, &err);
     qemu_opts_free(opts);
     if (err) {
         error_propagate(errp, err);
+        return false;
+    }
+    return true;
+}
+
+bool sandbox_check(const char *optarg, Error **errp)
+{
+    bool enable;
+
+    return sandbox_enabled(optarg, &enable, errp);
+}
+
+bool sandbox_parse_and_apply(const char *optarg, Error **errp)
+{
+    bool enable;
+
+    if (!sandbox_enabled(optarg, &enable, errp)) {
         return false;
     }
     if (enable) {

@@ -256,7 +256,7 @@ static bool object_set_from_string(Object *obj, const char *name,
 
     if (!strcmp(name, "size") &&
         object_dynamic_cast(obj, TYPE_MEMORY_BACKEND)) {
-        if (!qemu_strtosz(value, 1, &size)) {
+        if (qemu_strtosz(value, 1, &size, NULL)) {
             error_setg(errp, "Parameter 'size' expects a size value");
             return false;
         }
@@ -303,14 +303,11 @@ bool user_object_add(const char *optarg, Error **errp)
             goto out;
         }
         type = qemu_opt_get(opts, "qom-type");
-        id = qemu_opt_get(opts, "id");
+        /* QEMU takes the first id of a key=value option */
+        id = qemu_opt_get_first(opts, "id");
     }
     if (!type) {
         error_setg(errp, "Parameter 'qom-type' is missing");
-        goto out;
-    }
-    if (!id) {
-        error_setg(errp, "Parameter 'id' is missing");
         goto out;
     }
     oc = object_class_by_name(type);
@@ -321,13 +318,18 @@ bool user_object_add(const char *optarg, Error **errp)
                    type);
         goto out;
     }
+    if (!id) {
+        error_setg(errp, "Parameter 'id' is missing");
+        goto out;
+    }
     if (!id_wellformed(id)) {
         error_setg(errp, "Parameter 'id' expects an identifier");
+        error_append_hint(errp, "Identifiers consist of letters, digits, "
+                          "'-', '.', '_', starting with a letter.\n");
         goto out;
     }
     if (object_resolve_path_component(object_get_container("objects"), id)) {
-        error_setg(errp, "attempt to add duplicate property '%s' to object "
-                   "(type 'container')", id);
+        error_setg(errp, "Duplicate ID '%s' for object", id);
         goto out;
     }
     obj = object_new(type);
@@ -356,7 +358,9 @@ bool user_object_add(const char *optarg, Error **errp)
         for (i = 0; i < opts->opts->len; i++) {
             QemuOpt *o = g_ptr_array_index(opts->opts, i);
 
-            if (!strcmp(o->name, "qom-type") || !strcmp(o->name, "id")) {
+            /* A repeated key: the last value is the one that counts */
+            if (!strcmp(o->name, "qom-type") || !strcmp(o->name, "id") ||
+                qemu_opt_get(opts, o->name) != o->value) {
                 continue;
             }
             if (!object_property_find(obj, o->name)) {

@@ -20,6 +20,8 @@ Error *error_fatal = &error_fatal_sentinel;
 
 static const char *progname = "qemu-system-x86_64";
 static bool timestamps;
+/* The command-line option being processed, as QEMU's loc_push() names it */
+static char *location;
 
 void error_set_progname(const char *name)
 {
@@ -29,6 +31,15 @@ void error_set_progname(const char *name)
 void error_set_timestamps(bool on)
 {
     timestamps = on;
+}
+
+void error_set_location(const char *loc)
+{
+    if (loc == location) {
+        return;
+    }
+    g_free(location);
+    location = g_strdup(loc);
 }
 
 static void print_prefix(void)
@@ -41,6 +52,9 @@ static void print_prefix(void)
         g_date_time_unref(now);
     }
     fprintf(stderr, "%s: ", progname);
+    if (location) {
+        fprintf(stderr, "%s: ", location);
+    }
 }
 
 void error_vreport(const char *prefix, const char *fmt, va_list ap)

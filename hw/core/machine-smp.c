@@ -1,139 +1,166 @@
 /*
  * -smp: QEMU 7.2's topology parsing, missing values computed as it does
  * for the machine type, and its error texts.
+ *
+ * The keys are read as 64-bit integers (any base) and used as 32-bit
+ * unsigned values, wrapping as QEMU's do: "-smp 2,sockets=-1" reports
+ * 4294967295 sockets.  0 means "not given" (and is deprecated).  Where
+ * QEMU 7.2 divides by a product that wrapped to 0 (and dies of SIGFPE),
+ * the quotient here is 0, which the topology check then refuses.
  */
-#include <errno.h>
-#include <stdlib.h>
+#include <stddef.h>
+#include <string.h>
 
 #include "hw/boards.h"
 #include "qemu/option.h"
 
-static bool smp_get(QemuOpts *opts, const char *name, unsigned *out,
-                    Error **errp)
-{
-    const char *v = qemu_opt_get(opts, name);
-    char *end;
-    unsigned long n;
+typedef struct SmpValues {
+    unsigned cpus, sockets, dies, clusters, cores, threads, maxcpus;
+} SmpValues;
 
-    *out = 0;
-    if (!v) {
+typedef struct SmpKey {
+    const char *name;
+    size_t offset;          /* in SmpValues */
+    bool zero_deprecated;   /* a 0 warns (not dies and clusters) */
+} SmpKey;
+
+/* In the order QEMU's visitor reads them */
+static const SmpKey smp_keys[] = {
+    { "cpus", offsetof(SmpValues, cpus), true },
+    { "sockets", offsetof(SmpValues, sockets), true },
+    { "dies", offsetof(SmpValues, dies), false },
+    { "clusters", offsetof(SmpValues, clusters), false },
+    { "cores", offsetof(SmpValues, cores), true },
+    { "threads", offsetof(SmpValues, threads), true },
+    { "maxcpus", offsetof(SmpValues, maxcpus), true },
+};
+
+static bool smp_read(QemuOpts *opts, SmpValues *v, Error **errp)
+{
+    const char *names[G_N_ELEMENTS(smp_keys) + 1] = { NULL };
+    bool zero = false;
+    size_t i;
+
+    memset(v, 0, sizeof(*v));
+    if (!opts) {
         return true;
     }
-    errno = 0;
-    n = strtoul(v, &end, 10);
-    if (!*v || *end || errno || v[0] == '-' || n > 0x7fffffff) {
-        error_setg(errp, "Parameter 'smp.%s' expects integer", name);
+    for (i = 0; i < G_N_ELEMENTS(smp_keys); i++) {
+        int64_t n;
+        bool present;
+
+        names[i] = smp_keys[i].name;
+        if (!keyval_get_int(opts, "smp.", smp_keys[i].name, &n, &present,
+                            errp)) {
+            return false;
+        }
+        if (present) {
+            zero |= smp_keys[i].zero_deprecated && n == 0;
+            *(unsigned *)((char *)v + smp_keys[i].offset) = (unsigned)n;
+        }
+    }
+    if (!keyval_check_unexpected(opts, "smp.", names, errp)) {
         return false;
     }
-    if (n == 0) {
+    if (zero) {
         warn_report("Deprecated CPU topology (considered invalid): CPU "
                     "topology parameters must be greater than zero");
     }
-    *out = n;
     return true;
 }
 
-bool machine_parse_smp(MachineState *ms, MachineClass *mc,
-                       const char *optarg, Error **errp)
+static unsigned div_or_zero(unsigned a, unsigned b)
+{
+    return b ? a / b : 0;
+}
+
+static unsigned or_one(unsigned v)
+{
+    return v ? v : 1;
+}
+
+bool machine_parse_smp(MachineState *ms, MachineClass *mc, QemuOpts *opts,
+                       Error **errp)
 {
     SMPConfiguration *s = &ms->smp;
-    QemuOpts *opts = NULL;
+    SmpValues v;
     unsigned product;
 
-    if (optarg) {
-        opts = qemu_opts_parse(optarg, "cpus", errp);
-        if (!opts) {
-            error_prepend(errp, "-smp: ");
-            return false;
-        }
-        for (guint i = 0; i < opts->opts->len; i++) {
-            static const char *const keys[] = {
-                "cpus", "sockets", "dies", "clusters", "cores", "threads",
-                "maxcpus", NULL,
-            };
-            QemuOpt *o = g_ptr_array_index(opts->opts, i);
-
-            if (!g_strv_contains(keys, o->name)) {
-                error_setg(errp, "Parameter 'smp.%s' is unexpected", o->name);
-                qemu_opts_free(opts);
-                return false;
-            }
-        }
-        if (!smp_get(opts, "cpus", &s->cpus, errp) ||
-            !smp_get(opts, "sockets", &s->sockets, errp) ||
-            !smp_get(opts, "dies", &s->dies, errp) ||
-            !smp_get(opts, "cores", &s->cores, errp) ||
-            !smp_get(opts, "threads", &s->threads, errp) ||
-            !smp_get(opts, "maxcpus", &s->max_cpus, errp)) {
-            qemu_opts_free(opts);
-            return false;
-        }
-        qemu_opts_free(opts);
-    }
-    s->dies = s->dies ? s->dies : 1;
-    if (!s->cpus && !s->sockets && !s->cores && !s->threads && !s->max_cpus) {
-        s->cpus = 1;
-    }
-    /*
-     * Missing values, as QEMU 7.2 computes them: up to 6.1 the rest goes to
-     * sockets, from 6.2 to cores; the other one defaults to 1 (or what is
-     * left when the preferred one was given); threads come last.
-     */
-    s->max_cpus = s->max_cpus ? s->max_cpus : s->cpus;
-    if (mc->smp_prefer_sockets) {
-        if (!s->sockets) {
-            s->cores = s->cores ? s->cores : 1;
-            s->threads = s->threads ? s->threads : 1;
-            s->sockets = s->max_cpus / (s->dies * s->cores * s->threads);
-        } else if (!s->cores) {
-            s->threads = s->threads ? s->threads : 1;
-            s->cores = s->max_cpus / (s->sockets * s->dies * s->threads);
-        }
-    } else {
-        if (!s->cores) {
-            s->sockets = s->sockets ? s->sockets : 1;
-            s->threads = s->threads ? s->threads : 1;
-            s->cores = s->max_cpus / (s->sockets * s->dies * s->threads);
-        } else if (!s->sockets) {
-            s->threads = s->threads ? s->threads : 1;
-            s->sockets = s->max_cpus / (s->dies * s->cores * s->threads);
-        }
-    }
-    if (!s->threads) {
-        s->threads = s->max_cpus ? s->max_cpus / (s->sockets * s->dies *
-                                                  s->cores)
-                                 : 1;
-    }
-    s->sockets = MAX(s->sockets, 1);
-    s->cores = MAX(s->cores, 1);
-    s->threads = MAX(s->threads, 1);
-    product = s->sockets * s->dies * s->cores * s->threads;
-    s->max_cpus = s->max_cpus ? s->max_cpus : product;
-    s->cpus = s->cpus ? s->cpus : s->max_cpus;
-    if (product != s->max_cpus) {
-        error_setg(errp, "Invalid CPU topology: product of the hierarchy "
-                   "must match maxcpus: sockets (%u) * dies (%u) * cores "
-                   "(%u) * threads (%u) != maxcpus (%u)", s->sockets, s->dies,
-                   s->cores, s->threads, s->max_cpus);
+    if (!smp_read(opts, &v, errp)) {
         return false;
     }
-    if (s->max_cpus < s->cpus) {
+    if (v.clusters > 1) {
+        error_setg(errp, "clusters not supported by this machine's CPU "
+                   "topology");
+        return false;
+    }
+    v.dies = or_one(v.dies);
+    v.clusters = or_one(v.clusters);
+    /*
+     * Missing values, as QEMU 7.2 computes them: without cpus and maxcpus
+     * each is 1; otherwise up to 6.1 the rest goes to sockets, from 6.2 to
+     * cores, the other one defaulting to 1; threads come last.
+     */
+    if (!v.cpus && !v.maxcpus) {
+        v.sockets = or_one(v.sockets);
+        v.cores = or_one(v.cores);
+        v.threads = or_one(v.threads);
+    } else {
+        v.maxcpus = v.maxcpus ? v.maxcpus : v.cpus;
+        if (mc->smp_prefer_sockets && !v.sockets) {
+            v.cores = or_one(v.cores);
+            v.threads = or_one(v.threads);
+            v.sockets = div_or_zero(v.maxcpus, v.dies * v.clusters *
+                                               v.cores * v.threads);
+        } else if (!v.cores) {
+            v.sockets = or_one(v.sockets);
+            v.threads = or_one(v.threads);
+            v.cores = div_or_zero(v.maxcpus, v.sockets * v.dies *
+                                             v.clusters * v.threads);
+        } else if (!v.sockets) {
+            v.threads = or_one(v.threads);
+            v.sockets = div_or_zero(v.maxcpus, v.dies * v.clusters *
+                                               v.cores * v.threads);
+        }
+        if (!v.threads) {
+            v.threads = div_or_zero(v.maxcpus, v.sockets * v.dies *
+                                               v.clusters * v.cores);
+        }
+    }
+    product = v.sockets * v.dies * v.clusters * v.cores * v.threads;
+    v.maxcpus = v.maxcpus ? v.maxcpus : product;
+    v.cpus = v.cpus ? v.cpus : v.maxcpus;
+    if (product != v.maxcpus) {
+        error_setg(errp, "Invalid CPU topology: product of the hierarchy "
+                   "must match maxcpus: sockets (%u) * dies (%u) * cores "
+                   "(%u) * threads (%u) != maxcpus (%u)", v.sockets, v.dies,
+                   v.cores, v.threads, v.maxcpus);
+        return false;
+    }
+    if (v.maxcpus < v.cpus) {
         error_setg(errp, "Invalid CPU topology: maxcpus must be equal to or "
                    "greater than smp: sockets (%u) * dies (%u) * cores (%u) "
                    "* threads (%u) == maxcpus (%u) < smp_cpus (%u)",
-                   s->sockets, s->dies, s->cores, s->threads, s->max_cpus,
-                   s->cpus);
+                   v.sockets, v.dies, v.cores, v.threads, v.maxcpus, v.cpus);
         return false;
     }
-    if (s->cpus > (unsigned)mc->max_cpus) {
-        error_setg(errp, "Invalid SMP CPUs %u. The max CPUs supported by "
-                   "machine '%s' is %d", s->cpus, mc->name, mc->max_cpus);
+    if (v.cpus < 1) {
+        error_setg(errp, "Invalid SMP CPUs %d. The min CPUs supported by "
+                   "machine '%s' is 1", (int)v.cpus, mc->name);
         return false;
     }
-    if (s->max_cpus > (unsigned)mc->max_cpus) {
-        error_setg(errp, "Invalid SMP CPUs %u. The max CPUs supported by "
-                   "machine '%s' is %d", s->max_cpus, mc->name, mc->max_cpus);
+    if (v.cpus > (unsigned)mc->max_cpus || v.maxcpus > (unsigned)mc->max_cpus) {
+        error_setg(errp, "Invalid SMP CPUs %d. The max CPUs supported by "
+                   "machine '%s' is %d",
+                   (int)(v.cpus > (unsigned)mc->max_cpus ? v.cpus : v.maxcpus),
+                   mc->name, mc->max_cpus);
         return false;
     }
+    s->cpus = v.cpus;
+    s->sockets = v.sockets;
+    s->dies = v.dies;
+    s->cores = v.cores;
+    s->threads = v.threads;
+    s->max_cpus = v.maxcpus;
     return true;
 }

@@ -96,8 +96,6 @@ static void machine_class_init(ObjectClass *oc, void *data)
            "Let the host merge identical guest pages (KSM)");
     MFIELD("memory-backend", PROP_KIND_STRING, memory_backend, NULL,
            "Id of the memory backend object that holds guest RAM");
-    MFIELD("acpi", PROP_KIND_ONOFFAUTO, acpi, "auto",
-           "Build ACPI tables and the PM block");
     MFIELD("graphics", PROP_KIND_BOOL, graphics, "on",
            "Graphics emulation (there is no display here)");
     MFIELD("suppress-vmdesc", PROP_KIND_BOOL, suppress_vmdesc, "off",
@@ -114,11 +112,21 @@ static void machine_class_init(ObjectClass *oc, void *data)
                "Kernel command line, as -append"), "string");
 }
 
+/* What the command line set besides properties */
+static void machine_finalize(Object *obj)
+{
+    MachineState *ms = MACHINE(obj);
+
+    g_free(ms->boot_order);
+    g_free(ms->boot_once);
+}
+
 static const TypeInfo machine_info = {
     .name = TYPE_MACHINE,
     .parent = TYPE_OBJECT,
     .abstract = true,
     .instance_size = sizeof(MachineState),
+    .instance_finalize = machine_finalize,
     .class_size = sizeof(MachineClass),
     .class_base_init = machine_class_base_init,
     .class_init = machine_class_init,
@@ -311,6 +319,107 @@ bool machine_init_ram(MachineState *ms, Error **errp)
                                     memory_ram_region());
     }
     return true;
+}
+
+/* -machine and -m ---------------------------------------------------------- */
+
+bool machine_apply_options(MachineState *ms, QemuOpts *opts, Error **errp)
+{
+    bool ok = true;
+    guint i;
+
+    for (i = 0; ok && i < opts->opts->len; i++) {
+        QemuOpt *opt = g_ptr_array_index(opts->opts, i);
+        char *name = g_strdelimit(g_strdup(opt->name), "_", '-');
+        char *dot = strchr(name, '.');
+
+        if (!strcmp(name, "type") || !strcmp(name, "accel")) {
+            /* what vl.c picks the class and the accelerator with */
+        } else if (dot) {
+            *dot = 0;
+            if (object_property_find(OBJECT(ms), name)) {
+                error_setg(errp, "Parameters '%s.*' are unexpected", name);
+            } else {
+                error_setg(errp, "Property '%s.%s' not found",
+                           object_get_typename(OBJECT(ms)), name);
+            }
+            ok = false;
+        } else {
+            ok = object_property_parse(OBJECT(ms), name, opt->value, errp);
+        }
+        g_free(name);
+    }
+    return ok;
+}
+
+const QemuOptDesc machine_memory_opts[] = {
+    { "size", QEMU_OPT_SIZE },
+    { "slots", QEMU_OPT_NUMBER },
+    { "maxmem", QEMU_OPT_SIZE },
+    { NULL },
+};
+
+bool machine_parse_memory(MachineState *ms, QemuOpts *opts, Error **errp)
+{
+    const char *s = qemu_opt_get(opts, "size");
+    const char *v = qemu_opt_get(opts, "maxmem");
+    uint64_t size = 0, maxmem = 0, slots = 0;
+    bool hex_suffix;
+
+    ms->ram_size = 128 * 1024 * 1024;
+    if (s && *s) {
+        /* As QEMU 7.2 does it: with "M" appended when there is no suffix */
+        char *str = g_ascii_isdigit(s[strlen(s) - 1])
+                        ? g_strconcat(s, "M", NULL)
+                        : g_strdup(s);
+        int ret = qemu_strtosz(str, 1, &size, &hex_suffix);
+
+        if (!ret && hex_suffix) {
+            warn_report("Using a multiplier suffix on hex numbers is "
+                        "deprecated: %s", str);
+        }
+        g_free(str);
+        if (ret) {
+            error_setg(errp, "Parameter 'memory.size' expects size");
+            return false;
+        }
+    }
+    if (!qemu_opt_get_number(opts, "slots", 0, &slots, errp) ||
+        !qemu_opt_get_size(opts, "maxmem", 0, &maxmem, errp)) {
+        return false;
+    }
+    if (size) {
+        /* QEMU rounds RAM up to 8 KiB (and so wraps near 2^64) */
+        ms->ram_size = (size + 8191) & ~(uint64_t)8191;
+    }
+    if (slots && !v) {
+        error_setg(errp, "slots specified but no max-size");
+        return false;
+    }
+    if (v && maxmem < ms->ram_size) {
+        error_setg(errp, "invalid value of maxmem: maximum memory size (0x%"
+                   PRIx64 ") must be at least the initial memory size (0x%"
+                   PRIx64 ")", maxmem, ms->ram_size);
+        return false;
+    }
+    if (slots > 256) {
+        error_setg(errp, "unsupported amount of memory slots: %" PRIu64,
+                   slots);
+        return false;
+    }
+    return true;
+}
+
+/* -global ------------------------------------------------------------------ */
+
+/*
+ * After the build, QEMU 7.2's warnings for -global (qdev's check: "not
+ * used", "has invalid class name"); QEMU 7.2's device types this tree
+ * lacks (libvirt's -global kvm-pit.*, ICH9-LPC.*) stay silent, as there
+ */
+void machine_check_globals(MachineState *ms)
+{
+    qdev_prop_check_globals(qemu72_device_types);
 }
 
 /* vCPUs --------------------------------------------------------------------- */

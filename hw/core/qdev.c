@@ -96,10 +96,9 @@ bool qdev_machine_ready(void)
 void qdev_machine_creation_done(void)
 {
     machine_ready = true;
-    qdev_prop_check_globals();
 }
 
-void qdev_prop_check_globals(void)
+void qdev_prop_check_globals(const char *const *silent_types)
 {
     guint i;
 
@@ -107,7 +106,8 @@ void qdev_prop_check_globals(void)
         GlobalProperty *p = g_ptr_array_index(global_props, i);
         ObjectClass *oc = object_class_by_name(p->driver);
 
-        if (p->used) {
+        if (p->used || (silent_types &&
+                        g_strv_contains(silent_types, p->driver))) {
             continue;
         }
         oc = oc ? object_class_dynamic_cast(oc, TYPE_DEVICE) : NULL;

@@ -336,7 +336,7 @@ static bool pc_set_max_ram_below_4g(Object *obj, ObjectProperty *prop,
     uint64_t v;
 
     if (t == G_TYPE_STRING) {
-        if (!qemu_strtosz(json_node_get_string(value), 1, &v)) {
+        if (qemu_strtosz(json_node_get_string(value), 1, &v, NULL)) {
             error_setg(errp, "Parameter '%s' expects size", prop->name);
             return false;
         }
@@ -405,6 +405,9 @@ static void pc_machine_class_init(ObjectClass *oc, void *data)
 {
     ObjectProperty *p;
 
+    /* An x86 machine property in QEMU 7.2: "none" has no acpi */
+    PCFIELD("acpi", PROP_KIND_ONOFFAUTO, acpi, "auto",
+            "Build ACPI tables and the PM block");
     PCFIELD("smm", PROP_KIND_ONOFFAUTO, smm, "auto",
             "System management mode (not emulated here)");
     PCFIELD("vmport", PROP_KIND_ONOFFAUTO, vmport, "auto",
@@ -589,8 +592,31 @@ static void pc_basic_ports_init(void)
 }
 
 /*
- * The board: RAM, vCPUs, the devices (hw/i386/pc-devices.c), the
- * power-button hook.  ACPI tables come when -device is done (pc_done).
+ * -boot order= and once=: a PC boots from floppy (a, b), disk (c), CD-ROM
+ * (d) or network (n), as its firmware interface names them
+ */
+static bool pc_boot_check(MachineState *ms, Error **errp)
+{
+    const char *const lists[] = { ms->boot_order, ms->boot_once };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(lists); i++) {
+        const char *p;
+
+        for (p = lists[i]; p && *p; p++) {
+            if (!strchr("abcdn", *p)) {
+                error_setg(errp, "Invalid boot device for PC: '%c'", *p);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/*
+ * The board: RAM, vCPUs, the boot device check, the devices
+ * (hw/i386/pc-devices.c), the power-button hook.  ACPI tables come when
+ * -device is done (pc_machine_done).
  */
 bool pc_machine_init(MachineState *ms, Error **errp)
 {
@@ -599,7 +625,7 @@ bool pc_machine_init(MachineState *ms, Error **errp)
         ms->smm = ON_OFF_AUTO_OFF;      /* whatever -machine smm= said */
     }
     pc_memory_init(ms);
-    if (!machine_create_cpus(ms, errp)) {
+    if (!machine_create_cpus(ms, errp) || !pc_boot_check(ms, errp)) {
         return false;
     }
     pc_basic_ports_init();

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "qapi/error.h"
+#include "qemu/option.h"
 
 typedef struct Chardev Chardev;
 
@@ -44,12 +45,16 @@ Chardev *qemu_chr_find(const char *id);
  * spec is none of these.
  */
 char *qemu_chr_legacy_to_opts(const char *spec);
+/* The keys of -chardev and their types (checked as each -chardev is read) */
+extern const QemuOptDesc qemu_chardev_opts[];
 /* Creates an anonymous chardev (for -qmp); returns it or NULL. */
 Chardev *qemu_chr_new_from_str(const char *id, const char *optstr,
                                Error **errp);
 /* Attaches the single frontend; fails if one is attached already. */
 bool qemu_chr_set_handlers(Chardev *chr, const ChardevHandlers *h,
                            Error **errp);
+/* Detaches the frontend (it is going away); the chardev stays. */
+void qemu_chr_clear_handlers(Chardev *chr);
 /* Writes everything or drops the connection; returns false if dropped. */
 bool qemu_chr_write_all(Chardev *chr, const uint8_t *buf, size_t len);
 bool qemu_chr_is_connected(Chardev *chr);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "hw/qdev-core.h"
+#include "qemu/option.h"
 #include "qom/object.h"
 #include "target/i386/cpu.h"
 
@@ -96,6 +97,7 @@ struct MachineState {
     uint64_t ram_size;
     SMPConfiguration smp;
     char *kernel_filename, *initrd_filename, *kernel_cmdline;
+    char *boot_order, *boot_once;   /* -boot order=, once= (checked) */
     X86CPUOptions *cpu_opts;
     GPtrArray *global_props;    /* -global, GlobalProperty* */
 
@@ -121,11 +123,36 @@ MachineClass *machine_get_default_class(void);
 GSList *machine_class_list_sorted(void);
 void machine_help(void);
 /*
- * -smp OPTARG (NULL: none given) into ms->smp, missing values computed as
- * QEMU 7.2 does for the machine type; false with QEMU's text on errors
+ * The -smp keys (keyval, every -smp merged; NULL or empty: none given)
+ * into ms->smp, missing values computed as QEMU 7.2 does for the machine
+ * type; false with QEMU's text on errors
  */
-bool machine_parse_smp(MachineState *ms, MachineClass *mc,
-                       const char *optarg, Error **errp);
+bool machine_parse_smp(MachineState *ms, MachineClass *mc, QemuOpts *opts,
+                       Error **errp);
+/*
+ * The -machine keys (keyval, merged) as properties of ms; "type" and
+ * "accel" are left to the caller.  QEMU 7.2 spells a key with '-' for '_'
+ * ("kernel_irqchip"); a dotted key names a member, which no property here
+ * has.  Stops at the first error.
+ */
+bool machine_apply_options(MachineState *ms, QemuOpts *opts, Error **errp);
+/* The keys of -m, checked as each -m is parsed */
+extern const QemuOptDesc machine_memory_opts[];
+/*
+ * The merged -m keys into ms->ram_size: a size without a suffix is in MiB,
+ * RAM is rounded up to 8 KiB; slots and maxmem (memory hotplug) are
+ * checked as QEMU does and otherwise not used.
+ */
+bool machine_parse_memory(MachineState *ms, QemuOpts *opts, Error **errp);
+/*
+ * Warns, as QEMU 7.2 does once the machine is built, for each -global
+ * that applied to nothing: "not used" for a non-hotpluggable device type,
+ * "has invalid class name" for a driver that is no device type, neither
+ * for QEMU 7.2's device types this tree lacks (qdev_prop_check_globals)
+ */
+void machine_check_globals(MachineState *ms);
+/* QEMU 7.2's device type names (hw/core/qemu72-device-types.c) */
+extern const char *const qemu72_device_types[];
 /* -machine <type>,help: prints the type's properties */
 void machine_class_help(MachineClass *mc);
 

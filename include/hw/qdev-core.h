@@ -194,10 +194,11 @@ void qdev_set_global_props(GPtrArray *globals);
 GPtrArray *qdev_get_global_props(void);
 /*
  * After the machine is built: "global D.P has invalid class name" for a
- * driver that is no type, "global D.P=V not used" for a non-hotpluggable
- * device type nothing took it for (QEMU 7.2's warnings)
+ * driver that is no device type, "global D.P=V not used" for a
+ * non-hotpluggable device type nothing took it for (QEMU 7.2's warnings).
+ * Drivers in silent_types (NULL-terminated, or NULL) are not warned about.
  */
-void qdev_prop_check_globals(void);
+void qdev_prop_check_globals(const char *const *silent_types);
 /* True once the board and -device are done: device_add is hotplug now */
 bool qdev_machine_ready(void);
 void qdev_machine_creation_done(void);

@@ -49,6 +49,11 @@ void error_vreport(const char *prefix, const char *fmt, va_list ap);
 
 /* Program name used as the prefix of every report. */
 void error_set_progname(const char *name);
+/*
+ * The option being processed ("-accel kvm,foo"), printed after the program
+ * name by every report until cleared with NULL: start-up only.
+ */
+void error_set_location(const char *loc);
 /* Prefix reports with a timestamp (-msg timestamp=on). */
 void error_set_timestamps(bool on);
 

@@ -44,10 +44,26 @@ typedef struct QapiMemberDesc {
     size_t elem_size;                 /* QAPI_LIST */
 } QapiMemberDesc;
 
+/*
+ * A flat union (QEMU's: a base with an enum discriminator, then the
+ * members of the variant the discriminator selects, in the same object).
+ */
+typedef struct QapiVariantDesc {
+    int tag_value;              /* -1 ends the table */
+    ptrdiff_t offset;           /* of the variant's struct in the union */
+    const QapiStructDesc *desc;
+} QapiVariantDesc;
+
+typedef struct QapiVariantsDesc {
+    ptrdiff_t tag_offset;       /* of the discriminator (an enum member) */
+    const QapiVariantDesc *cases;   /* a value absent here: no members */
+} QapiVariantsDesc;
+
 struct QapiStructDesc {
     const char *name;
     size_t size;
     const QapiMemberDesc *members;
+    const QapiVariantsDesc *variants;   /* NULL unless a union */
 };
 
 /*

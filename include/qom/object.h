@@ -270,5 +270,11 @@ bool object_apply_global_props(Object *obj, const GPtrArray *props,
  */
 bool object_apply_global_props_used(Object *obj, const GPtrArray *props,
                                     Error **errp);
+/*
+ * A -global option as a new GlobalProperty (strings owned), or NULL with
+ * QEMU 7.2's error; short boolean forms are warned about
+ */
+GlobalProperty *global_property_parse(const char *str, Error **errp);
+void global_property_free(GlobalProperty *g);
 
 #endif

@@ -9,11 +9,18 @@
 #include <stdbool.h>
 
 #include "qapi/error.h"
+#include "qemu/option.h"
 
-/* -rtc [base=utc|localtime|DATE][,clock=host|rt|vm][,driftfix=none|slew] */
-bool cli_rtc_parse(const char *optarg, Error **errp);
-/* -boot [order=drives][,once=drives][,menu=on|off][,strict=on|off]... */
-bool cli_boot_parse(const char *optarg, Error **errp);
+/*
+ * -rtc [base=utc|localtime|DATE][,clock=host|rt|vm][,driftfix=none|slew],
+ * every -rtc merged
+ */
+bool cli_rtc_check(QemuOpts *opts, Error **errp);
+/*
+ * -boot [order=drives][,once=drives][,menu=on|off][,strict=on|off]...,
+ * every -boot merged (keyval)
+ */
+bool cli_boot_check(QemuOpts *opts, Error **errp);
 /* -audiodev driver,id=ID,... or its JSON form; no audio device exists */
 bool cli_audiodev_parse(const char *optarg, Error **errp);
 /*

@@ -17,11 +17,13 @@
  * qemu_create_cli_devices().
  */
 bool qemu_device_add(const char *optarg, Error **errp);
+/* "-device help" or "-device DRIVER,...,help" */
+bool qemu_device_is_help(const char *optarg);
 /*
- * "-device help" or "-device DRIVER,help": 1 if it printed the answer,
- * -1 with *errp set if DRIVER is no device type, 0 if it is no help
+ * Prints the answer to such a request; an unknown or abstract DRIVER is
+ * reported (QEMU 7.2 still exits 0)
  */
-int qemu_device_help(const char *optarg, Error **errp);
+void qemu_device_help(const char *optarg);
 /* Whether a -device with this driver was given */
 bool qemu_device_given(const char *driver);
 /* Creates every -device in command-line order ("-device ARG: " errors) */

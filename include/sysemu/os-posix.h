@@ -38,6 +38,8 @@ bool os_overcommit_apply(Error **errp);
  * libseccomp at build time only "off" is accepted.
  */
 bool sandbox_parse_and_apply(const char *optarg, Error **errp);
+/* The same checks, without installing anything (each -sandbox given) */
+bool sandbox_check(const char *optarg, Error **errp);
 /* Whether this build has -sandbox (query-command-line-options). */
 bool sandbox_available(void);
 

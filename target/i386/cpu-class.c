@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "qemu/option.h"
 #include "target/i386/cpu.h"
 #include "target/i386/cpu-internal.h"
 
@@ -694,14 +695,24 @@ X86CPUOptions *x86_cpu_parse_option(const char *cpu_option, Error **errp)
                         "and \"%s=%s\"", name, name, val);
             ambiguous = true;
         }
-        if (!strcmp(name, "tsc-freq")) {
-            g_free(name);
-            name = g_strdup("tsc-frequency");
-        }
         prop = g_new0(GlobalProperty, 1);
+        if (!strcmp(name, "tsc-freq")) {
+            /* The legacy name takes a metric size ("2.5G") */
+            uint64_t hz;
+
+            g_free(name);
+            if (qemu_strtosz_metric(val, &hz) || hz > INT64_MAX) {
+                error_setg(errp, "bad numerical value %s", val);
+                g_free(prop);
+                goto fail;
+            }
+            name = g_strdup("tsc-frequency");
+            prop->value = g_strdup_printf("%" PRIu64, hz);
+        } else {
+            prop->value = g_strdup(val);
+        }
         prop->driver = opts->typename;
         prop->property = name;
-        prop->value = g_strdup(val);
         g_ptr_array_add(opts->props, prop);
     }
     if (ambiguous) {

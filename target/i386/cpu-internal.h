@@ -11,6 +11,9 @@ typedef struct CPUIDRegs {
     uint32_t eax, ebx, ecx, edx;
 } CPUIDRegs;
 
+/* Long mode: the CPU is 64-bit (8000_0001.EDX) */
+#define CPUID_EXT2_LM (1u << 29)
+
 /* 8000_0001.EDX bits AMD defines as copies of 1.EDX */
 #define CPUID_EXT2_AMD_ALIASES 0x0183F3FFu
 

@@ -443,6 +443,49 @@ static bool x86_cpu_have_filtered_features(X86CPU *cpu)
     return false;
 }
 
+/*
+ * phys-bits as QEMU 7.2 checks it at realize: in long mode 32 to 52 (what
+ * the guest's page tables can address), after host-phys-bits replaced it
+ * with the host's width under KVM, which warns (once) when a given value
+ * differs from the host's; without long mode it is not the user's to set.
+ */
+static bool x86_cpu_check_phys_bits(X86CPU *cpu, const X86CPUEnv *env,
+                                    Error **errp)
+{
+    static bool warned;
+    uint32_t bits = cpu->phys_bits;
+
+    if (!(cpu->features[FEAT_8000_0001_EDX] & CPUID_EXT2_LM)) {
+        if (bits) {
+            error_setg(errp, "phys-bits is not user-configurable in 32 bit");
+            return false;
+        }
+        return true;
+    }
+    if (env->accel == X86_ACCEL_KVM && env->host) {
+        uint32_t host_bits = x86_cpu_host_phys_bits(env);
+
+        if (bits && bits != host_bits && !warned) {
+            warn_report("Host physical bits (%u) does not match phys-bits "
+                        "property (%u)", host_bits, bits);
+            warned = true;
+        }
+        if (cpu->host_phys_bits) {
+            bits = host_bits;
+            if (cpu->host_phys_bits_limit &&
+                bits > cpu->host_phys_bits_limit) {
+                bits = cpu->host_phys_bits_limit;
+            }
+        }
+    }
+    if (bits && (bits < 32 || bits > 52)) {
+        error_setg(errp, "phys-bits should be between 32 and 52  (but is %u)",
+                   bits);
+        return false;
+    }
+    return true;
+}
+
 bool x86_cpu_realize(X86CPU *cpu, const X86CPUEnv *env, Error **errp)
 {
     if (!cpu->expanded && !x86_cpu_expand_features(cpu, env, errp)) {
@@ -466,6 +509,9 @@ bool x86_cpu_realize(X86CPU *cpu, const X86CPUEnv *env, Error **errp)
         cpu->features[FEAT_8000_0001_EDX] =
             (cpu->features[FEAT_8000_0001_EDX] & ~CPUID_EXT2_AMD_ALIASES) |
             (cpu->features[FEAT_1_EDX] & CPUID_EXT2_AMD_ALIASES);
+    }
+    if (!x86_cpu_check_phys_bits(cpu, env, errp)) {
+        return false;
     }
     cpu->realized = true;
     return true;

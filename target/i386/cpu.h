@@ -350,6 +350,8 @@ bool x86_cpu_expand_features(X86CPU *cpu, const X86CPUEnv *env, Error **errp);
 bool x86_cpu_filter_features(X86CPU *cpu, const X86CPUEnv *env, bool verbose);
 /* Expand + filter + check/enforce, as at vCPU realize. */
 bool x86_cpu_realize(X86CPU *cpu, const X86CPUEnv *env, Error **errp);
+/* The host's physical address width as CPUID 0x80000008 reports it */
+uint32_t x86_cpu_host_phys_bits(const X86CPUEnv *env);
 
 /* What the host offers for a word under env (all ones for qtest). */
 uint64_t x86_cpu_get_supported_feature_word(FeatureWord w,

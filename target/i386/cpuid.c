@@ -32,7 +32,6 @@
 #define CPUID_HT (1u << 28)
 #define CPUID_EXT_PDCM (1u << 15)
 #define CPUID_EXT_XSAVE (1u << 26)
-#define CPUID_EXT2_LM (1u << 29)
 #define CPUID_EXT3_CMP_LEG (1u << 1)
 #define CPUID_EXT3_SVM (1u << 2)
 #define CPUID_7_0_EBX_SGX (1u << 2)
@@ -182,6 +181,14 @@ static void pack_string(uint32_t *words, size_t nwords, const char *s)
  * (TCG's value, also the default for named models under KVM).  Without
  * long mode the width follows PSE36.
  */
+uint32_t x86_cpu_host_phys_bits(const X86CPUEnv *env)
+{
+    if (host_caps_cpuid_reg(env->host, 0x80000000, 0, R_EAX) >= 0x80000008) {
+        return host_caps_cpuid_reg(env->host, 0x80000008, 0, R_EAX) & 0xff;
+    }
+    return 36;
+}
+
 static uint32_t x86_cpu_phys_bits(const X86CPU *cpu, const X86CPUEnv *env)
 {
     uint32_t bits = cpu->phys_bits;
@@ -190,14 +197,7 @@ static uint32_t x86_cpu_phys_bits(const X86CPU *cpu, const X86CPUEnv *env)
         return (cpu->features[FEAT_1_EDX] & CPUID_PSE36) ? 36 : 32;
     }
     if (env->accel == X86_ACCEL_KVM && cpu->host_phys_bits && env->host) {
-        uint32_t host_bits = 36;
-
-        if (host_caps_cpuid_reg(env->host, 0x80000000, 0, R_EAX) >=
-            0x80000008) {
-            host_bits =
-                host_caps_cpuid_reg(env->host, 0x80000008, 0, R_EAX) & 0xff;
-        }
-        bits = host_bits;
+        bits = x86_cpu_host_phys_bits(env);
         if (cpu->host_phys_bits_limit && bits > cpu->host_phys_bits_limit) {
             bits = cpu->host_phys_bits_limit;
         }

@@ -38,6 +38,8 @@ CLI_CASES = [
      "Parameter 'kernel-irqchip' does not accept value 'maybe'"),
     (["-machine", "pc-q35-8.0,usb=maybe"],
      "Parameter 'usb' expects 'on' or 'off'"),
+    (["-machine", "pc-q35-8.0,usb=on,usb=maybe"],
+     "Parameter 'usb' expects 'on' or 'off'"),
     (["-cpu", "nosuch"], P + "unable to find CPU model 'nosuch'"),
     (["-cpu", "qemu64,+foo"], "Property 'qemu64-x86_64-cpu.foo' not found"),
     (["-cpu", "qemu64,-foo"], "Property 'qemu64-x86_64-cpu.foo' not found"),
@@ -138,8 +140,150 @@ CLI_CASES = [
     (["-vga", "std"], "-vga std: display devices are not supported"),
     (["-monitor", "bogus:1"],
      "-monitor bogus:1: 'bogus:1' is not a valid char driver"),
-    (["-nic", "user"], "network devices are not supported"),
+    (["-nic", "user"], "NIC devices are not available in this build yet"),
     (["-s"], "-s: the gdbstub is not supported"),
+    # Options QEMU 7.2 merges: a later one keeps the earlier keys
+    (["-machine", "q35,kernel-irqchip=bogus", "-machine", "q35", "-accel",
+      "kvm"], P + "-accel kvm: can't apply global kvm-accel.kernel-irqchip="
+     "bogus: Parameter 'kernel-irqchip' does not accept value 'bogus'"),
+    (["-machine", "q35,kernel-irqchip=bogus", "-machine", "q35,accel=kvm"],
+     P + "can't apply global kvm-accel.kernel-irqchip=bogus"),
+    (["-machine", "q35,foo=1", "-machine", "pc"],
+     P + "Property 'pc-i440fx-8.1-machine.foo' not found"),
+    (["-smp", "cpus=2,foo=1", "-smp", "2"],
+     P + "Parameter 'smp.foo' is unexpected"),
+    (["-smp", "2,sockets=3", "-smp", "2"], "Invalid CPU topology: product "
+     "of the hierarchy must match maxcpus: sockets (3) * dies (1) * cores "
+     "(0) * threads (1) != maxcpus (2)"),
+    (["-m", "128,slots=2", "-m", "256"], P + "slots specified but no "
+     "max-size"),
+    (["-m", "128,maxmem=1G", "-m", "2G"], P + "invalid value of maxmem: "
+     "maximum memory size (0x40000000) must be at least the initial memory "
+     "size (0x80000000)"),
+    (["-rtc", "clock=bogus", "-rtc", "base=utc"],
+     P + "invalid option value 'bogus'"),
+    (["-boot", "order=c,menu=bogus", "-boot", "order=c"],
+     P + "Parameter 'boot.menu' expects 'on' or 'off'"),
+    (["-sandbox", "bogus", "-sandbox", "off"],
+     P + "-sandbox bogus: Parameter 'enable' expects 'on' or 'off'"),
+    # A repeated key: the last counts, but QEMU checks each where it types
+    # the key as it parses (-m, -msg, -overcommit, -sandbox)
+    (["-m", "size=x,size=128"], P + "-m size=x,size=128: Parameter 'size' "
+     "expects a non-negative number below 2^64"),
+    (["-msg", "timestamp=bogus,timestamp=on"], P + "-msg timestamp=bogus,"
+     "timestamp=on: Parameter 'timestamp' expects 'on' or 'off'"),
+    (["-overcommit", "mem-lock=bogus,mem-lock=off"],
+     "Parameter 'mem-lock' expects 'on' or 'off'"),
+    (["-sandbox", "bogus,enable=on"],
+     "-sandbox bogus,enable=on: Parameter 'enable' expects 'on' or 'off'"),
+    (["-smp", "2,sockets=2,sockets=3"], "sockets (3) * dies (1) * cores (0)"),
+    # keyval (-machine, -smp, -boot): no short forms, no ",," in the implied
+    # value, keys checked
+    (["-machine", "q35,usb"],
+     P + "-machine q35,usb: Expected '=' after parameter 'usb'"),
+    (["-machine", "q35,,usb=on"], P + "-machine q35,,usb=on: Invalid "
+     "parameter ''"),
+    (["-machine", "q35,1x=1"], P + "-machine q35,1x=1: Invalid parameter "
+     "'1x'"),
+    (["-machine", "q35,usb=on,usb.x=on"],
+     "Parameters 'usb.*' used inconsistently"),
+    (["-machine", "q35,usb.x=on"], P + "Parameters 'usb.*' are unexpected"),
+    (["-machine", "q35,x-y_z=1"],
+     P + "Property 'pc-q35-8.1-machine.x-y-z' not found"),
+    (["-machine", "q35,x" + "a" * 127 + "=1"], "' is too long"),
+    (["-smp", "2,cores"], "-smp 2,cores: Expected '=' after parameter "
+     "'cores'"),
+    (["-smp", "4,cores=2,threads=4"], "sockets (0) * dies (1) * cores (2) * "
+     "threads (4) != maxcpus (4)"),
+    (["-smp", "2,clusters=2"],
+     P + "clusters not supported by this machine's CPU topology"),
+    (["-smp", "2,maxcpus=-1"], P + "Invalid SMP CPUs -1. The max CPUs "
+     "supported by machine 'pc-q35-8.0' is 288"),
+    (["-smp", "sockets=65536,cores=65536,threads=2"], P + "Invalid SMP CPUs "
+     "0. The min CPUs supported by machine 'pc-q35-8.0' is 1"),
+    # QEMU 7.2 dies of SIGFPE on this one; a clean error here
+    (["-smp", "4,sockets=65536,dies=65536"], "Invalid CPU topology"),
+    # QemuOpts: short boolean forms warn
+    (["-m", "128,foo"], P + "-m 128,foo: warning: short-form boolean option "
+     "'foo' deprecated\nPlease use foo=on instead\n" + P + "-m 128,foo: "
+     "Invalid parameter 'foo'"),
+    (["-global", "nosuch.p"], "Please use such.p=off instead\n" + P +
+     "-global nosuch.p: Invalid parameter 'such.p'"),
+    (["-global", "driver=nosuch,property=p"], P + "-global driver=nosuch,"
+     "property=p: options 'driver', 'property', and 'value' are required"),
+    (["-m", "16E"], P + "-m 16E: Value '16E' is out of range for parameter "
+     "'size'"),
+    (["-m", "1.5"], "Parameter 'size' expects a non-negative number"),
+    (["-m", "18446744073709551615"],
+     P + "Parameter 'memory.size' expects size"),
+    (["-m", "128,slots=18446744073709551616,maxmem=1G"], "Value "
+     "'18446744073709551616' is too large for parameter 'slots'"),
+    (["-m", "128,slots=-1,maxmem=1G"],
+     P + "unsupported amount of memory slots: 18446744073709551615"),
+    (["-machine", "none", "-no-acpi"],
+     P + "Property 'none-machine.acpi' not found"),
+    (["-object", "nosuch"], "-object nosuch: Parameter 'qom-type' does not "
+     "accept value 'nosuch'"),
+    (["-object", "secret,id=s,data=x", "-object", "secret,id=s,data=y"],
+     "-object secret,id=s,data=y: Duplicate ID 's' for object"),
+    (["-display", "nosuch"],
+     "-display nosuch: Parameter 'type' does not accept value 'nosuch'"),
+    (["-display", "none,gl=on"], P + "OpenGL is not supported by the "
+     "display"),
+    (["-cpu", "qemu64,tsc-freq=x"], P + "bad numerical value x"),
+    # phys-bits, checked at realize (the host width warned about first)
+    (["-accel", "kvm", "-cpu", "qemu64,phys-bits=60"],
+     P + "phys-bits should be between 32 and 52  (but is 60)"),
+    (["-accel", "kvm", "-cpu", "qemu64,phys-bits=31"], "(but is 31)"),
+    (["-accel", "kvm", "-cpu", "qemu64,host-phys-bits=on,"
+      "host-phys-bits-limit=20"], "(but is 20)"),
+    (["-accel", "kvm", "-cpu", "qemu32,phys-bits=36"],
+     P + "phys-bits is not user-configurable in 32 bit"),
+    # -boot devices, ranges; -machine accel=; -D; -d tid
+    (["-boot", "maybe"], P + "Invalid boot device 'y'"),
+    (["-boot", "-1"], P + "Invalid boot device '-'"),
+    (["-boot", "order=cc"], P + "Boot device 'c' was given twice"),
+    (["-boot", "c,,d"], P + "-boot c,,d: Invalid parameter ''"),
+    (["-boot", "order=p"], P + "Invalid boot device for PC: 'p'"),
+    (["-boot", "once=e"], P + "Invalid boot device for PC: 'e'"),
+    (["-boot", "foo=1"], P + "Parameter 'boot.foo' is unexpected"),
+    (["-boot", "splash-time=x"],
+     P + "Parameter 'boot.splash-time' expects integer"),
+    (["-boot", "menu=on,splash-time=70000"], P + "splash-time is invalid,"
+     "it should be a value between 0 and 65535"),
+    (["-boot", "reboot-timeout=-2"], P + "reboot timeout is invalid,it "
+     "should be a value between -1 and 65535"),
+    (["-machine", "q35,accel="], P + "no accelerator found"),
+    (["-machine", "q35,accel=nosuch:nosuch2"], P + "invalid accelerator "
+     "nosuch\n" + P + "invalid accelerator nosuch2\n"),
+    (["-accel", "nosuch"], P + "-accel nosuch: invalid accelerator nosuch"),
+    (["-D", "/nonexistent-dir/x.log"], P + "Error opening logfile "
+     "/nonexistent-dir/x.log: No such file or directory"),
+    (["-d", "tid"], P + "Filename template with '%d' required for 'tid'"),
+    # Errors of parsing and of the first checks win over a help request
+    (["-cpu", "help", "-m", "x"], P + "-m x: Parameter 'size' expects"),
+    (["-m", "x", "-machine", "help"], P + "-m x: Parameter 'size' expects"),
+    (["-accel", "help", "-object"], P + "-object: requires an argument"),
+    (["-machine", "help", "-foo"], P + "-foo: invalid option"),
+    (["-device", "help", "-append", "x"],
+     P + "-append only allowed with -kernel option"),
+    (["-cpu", "help", "-D", "/nonexistent-dir/x.log"],
+     "Error opening logfile"),
+    (["-cpu", "help", "-cpu", "nosuch"],
+     P + "unable to find CPU model 'nosuch'"),
+    # -chardev values are typed, each occurrence checked; ids: the first
+    (["-chardev", "socket,id=c,path=/nonexistent/s,server=bogus,server=on,"
+      "wait=off"], "Parameter 'server' expects 'on' or 'off'"),
+    (["-chardev", "null,id=c,reconnect=x"],
+     "-chardev null,id=c,reconnect=x: Parameter 'reconnect' expects a "
+     "number"),
+    (["-chardev", "null,id=c,id=d", "-mon", "d"],
+     P + '-mon d: chardev "d" not found'),
+    (["-device", "pvpanic,id=1a,id=b"], "-device pvpanic,id=1a,id=b: "
+     "Parameter 'id' expects an identifier"),
+    (["-device", "pvpanic,ioport=-1"],
+     "-device pvpanic,ioport=-1: Parameter 'ioport' expects uint16_t"),
+    (["-device", "pvpanic,events=-1"], "Parameter 'events' expects uint8_t"),
     # QEMU checks host support before dependencies: this host has no
     # Hyper-V, so the missing hv-vpindex is not what is reported
     (["-cpu", "host", "-accel", "kvm", "-cpu", "host,hv-ipi=on"],

@@ -30,6 +30,121 @@ MODELS = ["qemu64", "qemu32", "kvm64", "kvm32", "Haswell", "Haswell-noTSX",
           "Skylake-Client", "Skylake-Server", "Cascadelake-Server",
           "Icelake-Server", "EPYC", "EPYC-Rome", "host", "max", "base"]
 
+# Answers that end the process: (args, exit status, start of stdout,
+# substring of stderr).  In QEMU 7.2's order, help for -machine, -accel,
+# -smp and -boot is answered as the option is parsed, -cpu and -device help
+# after the whole command line and the -d and -D checks.
+EXIT_CASES = [
+    (["-machine", "help", "-m", "x"], 0, "Supported machines are:", ""),
+    (["-machine", "pc", "-machine", "help"], 0,
+     "pc-i440fx-8.1-machine options:", ""),
+    (["-machine", "help", "-machine", "pc"], 0, "Supported machines are:", ""),
+    (["-machine", "q35", "-machine", "help,type=pc"], 0,
+     "pc-i440fx-8.1-machine options:", ""),
+    (["-machine", "nosuch,help"], 0, "Supported machines are:", ""),
+    (["-accel", "help", "-m", "x"], 0,
+     "Accelerators supported in QEMU binary:", ""),
+    (["-accel", "kvm-shadow-mem=1"], 0,
+     "Accelerators supported in QEMU binary:", ""),
+    (["-accel", "help,foo"], 0, "Accelerators supported in QEMU binary:",
+     "-accel help,foo: warning: short-form boolean option 'foo' deprecated"),
+    (["-cpu", "help", "-machine", "nosuch"], 0, "Available CPUs:", ""),
+    (["-cpu", "nosuch", "-cpu", "help"], 0, "Available CPUs:", ""),
+    (["-device", "help", "-cpu", "help"], 0, "Available CPUs:", ""),
+    (["-device", "pvpanic,help", "-device", "help"], 0, "pvpanic options:",
+     ""),
+    (["-device", "pvpanic,ioport=x,help"], 0, "pvpanic options:", ""),
+    # No bridge users can add yet: QEMU's listing then starts with a blank
+    # line before the first category it prints
+    (["-device", "help", "-smp", "2,sockets=3"], 0, "\nInput devices:",
+     ""),
+    (["-device", "nosuch,help"], 0, "",
+     "-device nosuch,help: Device 'nosuch' not found"),
+    (["-smp", "help"], 0, "smp-opts options:\n  clusters=<num>", ""),
+    (["-boot", "help"], 0, "boot-opts options:\n  menu=<bool (on/off)>", ""),
+    (["-display", "help"], 0, "Available display backend types:", ""),
+    # -d: an unknown item prints the list, exit 1, after the parse errors
+    (["-d", "17E"], 1, "Log items (comma separated):\nout_asm ", ""),
+    (["-d", "nosuchitem"], 1, "Log items (comma separated):", ""),
+    (["-d", "guest_errors,"], 1, "Log items (comma separated):", ""),
+    (["-d", "help"], 1, "Log items (comma separated):", ""),
+    (["-cpu", "help", "-d", "bogus"], 1, "Log items (comma separated):", ""),
+    (["-d", "trace:foo,bogus"], 1, "Log items",
+     "warning: trace event 'foo' does not exist"),
+    (["-machine", "help", "-d", "bogus"], 0, "Supported machines are:", ""),
+]
+
+# Command lines that must start (-S), with QMP checks: (args, name, check)
+START_CASES = [
+    (["-machine", "q35,usb=maybe,usb=off"], "repeated-key-last-wins",
+     lambda vm: vm.qom_get("/machine", "usb") is False),
+    (["-machine", "q35,usb=on", "-machine", "hpet=off"], "machine-merges",
+     lambda vm: vm.qom_get("/machine", "usb") is True and
+     vm.qom_get("/machine", "hpet") is False),
+    (["-machine", "q35", "-usb", "-machine", "usb=off"],
+     "shorthand-in-order", lambda vm: vm.qom_get("/machine", "usb") is False),
+    (["-machine", "q35,kernel_irqchip=split"], "underscore-key",
+     lambda vm: True),
+    (["-smp", "2,cpus=3"], "smp-repeated-key",
+     lambda vm: len(vm.cmd("query-cpus-fast")) == 3),
+    (["-smp", "sockets=2", "-smp", "cores=2"], "smp-merges",
+     lambda vm: len(vm.cmd("query-cpus-fast")) == 4),
+    (["-smp", "010"], "smp-octal",
+     lambda vm: len(vm.cmd("query-cpus-fast")) == 8),
+    (["-cpu", "qemu64,level=5,level=7"], "cpu-repeated-key",
+     lambda vm: vm.qom_get("/machine/unattached/device[0]", "level") == 7),
+    # tsc-freq, the legacy name, takes a metric size
+    (["-accel", "qtest", "-cpu", "qemu64,tsc-freq=1.5G"], "cpu-tsc-freq",
+     lambda vm: vm.qom_get("/machine/unattached/device[0]",
+                           "tsc-frequency") == 1500000000),
+    (["-accel", "kvm", "-accel", "kvm,kernel-irqchip=bogus"],
+     "second-accel-not-tried", lambda vm: True),
+    (["-rtc", "base=bogus", "-rtc", "base=utc"], "rtc-merges",
+     lambda vm: True),
+    (["-display", "gtk", "-display", "none"], "display-last-wins",
+     lambda vm: True),
+    (["-object", "iothread,id=i,poll-max-ns=x,poll-max-ns=1"],
+     "object-repeated-key", lambda vm: True),
+    (["-boot", "order=z,order=c"], "boot-repeated-key", lambda vm: True),
+    (["-mon", "chardev=c,mode=readline", "-chardev", "null,id=c"],
+     "chardevs-before-monitors", lambda vm: True),
+    (["-chardev", "null,id=c,id=d", "-mon", "c"], "chardev-first-id",
+     lambda vm: True),
+    (["-overcommit", "mem-lock=on", "-overcommit", "cpu-pm=off"],
+     "overcommit-last-wins", lambda vm: proc_status(vm, "VmLck") == 0),
+    # every -sandbox that is on adds its seccomp filter (2: filter mode)
+    (["-sandbox", "on", "-sandbox", "off"], "sandbox-each-applies",
+     lambda vm: proc_status(vm, "Seccomp") == 2),
+]
+
+# stderr of a started machine: (args, name, substring or None for empty)
+START_STDERR_CASES = [
+    (["-global", "nosuchdriver.prop=1"], "global-invalid-class",
+     "qemu-system-x86_64: warning: global nosuchdriver.prop has invalid "
+     "class name\n"),
+    (["-global", "kvm-accel.foo=1"], "global-not-a-device",
+     "warning: global kvm-accel.foo has invalid class name"),
+    (["-global", "kvm-pit.lost_tick_policy=delay", "-global",
+      "pvpanic.nosuch=1"], "global-known-device", None),
+    (["-machine", "q35,accel=nosuch:kvm"], "accel-falls-back",
+     "qemu-system-x86_64: invalid accelerator nosuch\n"
+     "qemu-system-x86_64: falling back to KVM\n"),
+    (["-m", "0x100"], "hex-size-suffix", "qemu-system-x86_64: warning: Using "
+     "a multiplier suffix on hex numbers is deprecated: 0x100M\n"),
+    (["-name", "vm,debug-threads"], "short-form-warning",
+     "-name vm,debug-threads: warning: short-form boolean option "
+     "'debug-threads' deprecated\nPlease use debug-threads=on instead\n"),
+]
+
+def proc_status(vm, field):
+    """A number of the emulator's /proc status: VmLck (mem-lock), Seccomp"""
+    with open(f"/proc/{vm.proc.pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return None
+
+
 results = []
 
 
@@ -94,9 +209,35 @@ def main():
     check("accel-help", st == 0 and "kvm" in out.split() and
           "qtest" in out.split(), out)
 
+    for args, status, out_start, err_part in EXIT_CASES:
+        try:
+            st, out, err = run(BINARY, ["-display", "none", "-nodefaults"] +
+                               args, timeout=30)
+        except Exception as e:  # a hang is a failure too
+            st, out, err = None, "", str(e)
+        check("exit/" + " ".join(args),
+              st == status and out.startswith(out_start) and err_part in err,
+              f"status={st} stdout={out[:120]!r} stderr={err[:200]!r}")
+
     if not kvm_usable():
         print("# /dev/kvm not usable: QMP probe checks skipped")
     else:
+        for args, name, ok in START_CASES:
+            try:
+                with Machine(BINARY, ["-S"] + args) as vm:
+                    check("start/" + name, ok(vm), vm.stderr()[:200])
+            except Exception as e:
+                check("start/" + name, False, str(e)[:300])
+        for args, name, want in START_STDERR_CASES:
+            try:
+                with Machine(BINARY, ["-S"] + args) as vm:
+                    vm.cmd("query-status")
+                    err = "".join(l + "\n" for l in vm.stderr().splitlines()
+                                  if "requested feature" not in l)
+                    ok = (want in err) if want else not err
+                    check("stderr/" + name, ok, repr(err[:300]))
+            except Exception as e:
+                check("stderr/" + name, False, str(e)[:300])
         with Machine(BINARY, ["-machine", "none", "-accel", "kvm", "-S"]) as vm:
             machines = {m["name"]: m for m in vm.cmd("query-machines")}
             check("query-machines/every-type",
