@@ -1,8 +1,9 @@
 /*
  * MC146818 RTC and CMOS RAM (see include/hw/rtc/mc146818rtc.h).
  *
- * The clock is host UTC, as QEMU's default -rtc base=utc.  The guest's
- * view of time is kept as an offset from it, so setting the clock never
+ * The clock is host UTC by default (-rtc base=utc,clock=host; -rtc picks
+ * another start or clock: rtc_set_config).  The guest's view of time is
+ * kept as an offset from it, so setting the clock never
  * touches the host and a reset keeps the time (the chip is battery
  * backed).
  */
@@ -15,6 +16,7 @@
 #include "hw/irq.h"
 #include "hw/rtc/mc146818rtc.h"
 #include "sysemu/reset.h"
+#include "sysemu/runstate.h"
 
 #define NS_PER_SEC 1000000000LL
 /* UIP is set this long before each update (244 us at 32.768 kHz) */
@@ -299,6 +301,27 @@ void rtc_init(RTCState *s, RTCClockFunc *clock, RTCIrqFunc *irq,
 
 /* Registration: the board's RTC ------------------------------------------ */
 
+static RTCClockKind config_clock = RTC_CLOCK_HOST;
+static int64_t config_offset_secs;
+/* Wall time and the chosen clock's reading at start-up, in ns */
+static int64_t start_wall_ns, start_clock_ns;
+
+void rtc_set_config(RTCClockKind kind, int64_t offset_secs)
+{
+    config_clock = kind;
+    config_offset_secs = offset_secs;
+}
+
+static int64_t rtc_rt_clock(void *opaque)
+{
+    return start_wall_ns + g_get_monotonic_time() * 1000 - start_clock_ns;
+}
+
+static int64_t rtc_vm_clock(void *opaque)
+{
+    return start_wall_ns + vm_clock_get_ns() - start_clock_ns;
+}
+
 typedef struct ISARTCState {
     GMutex lock;
     RTCState rtc;
@@ -354,7 +377,14 @@ bool rtc_isa_create(uint64_t below_4g, uint64_t above_4g, unsigned cpus,
     ISARTCState *s = g_new0(ISARTCState, 1);
 
     g_mutex_init(&s->lock);
-    rtc_init(&s->rtc, NULL, isa_rtc_irq, s);
+    start_wall_ns = rtc_host_clock(NULL);
+    start_clock_ns = config_clock == RTC_CLOCK_VM ? vm_clock_get_ns()
+                                                  : g_get_monotonic_time() * 1000;
+    rtc_init(&s->rtc, config_clock == RTC_CLOCK_RT ? rtc_rt_clock
+                      : config_clock == RTC_CLOCK_VM ? rtc_vm_clock : NULL,
+             isa_rtc_irq, s);
+    s->rtc.offset_secs = config_offset_secs;
+    rtc_latch_time(&s->rtc);
     rtc_set_pc_memory_fields(&s->rtc, below_4g, above_4g, cpus);
     if (!ioport_register(0x70, 2, isa_rtc_read, isa_rtc_write, s)) {
         error_setg(errp, "mc146818rtc: I/O ports 0x70-0x71 are in use");

@@ -79,6 +79,15 @@ uint8_t rtc_get_memory(const RTCState *s, unsigned addr);
 void rtc_set_pc_memory_fields(RTCState *s, uint64_t below_4g,
                               uint64_t above_4g, unsigned cpus);
 
+/* What -rtc asks of the board's RTC: its clock and where the time starts */
+typedef enum RTCClockKind {
+    RTC_CLOCK_HOST,     /* the host's wall clock (the default) */
+    RTC_CLOCK_RT,       /* the host's monotonic clock, from the wall time */
+    RTC_CLOCK_VM,       /* the VM's running time, from the wall time */
+} RTCClockKind;
+/* offset_secs: the time shown minus UTC at start-up (base=) */
+void rtc_set_config(RTCClockKind kind, int64_t offset_secs);
+
 /* The board's RTC at 0x70/0x71, IRQ 8 (hw/rtc/mc146818rtc.c) */
 bool rtc_isa_create(uint64_t below_4g, uint64_t above_4g, unsigned cpus,
                     Error **errp);
