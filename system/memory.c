@@ -13,6 +13,7 @@
 #include <glib.h>
 
 #include "exec/memory.h"
+#include "sysemu/hostmem.h"
 
 static uint8_t *ram;
 static uint64_t ram_size;
@@ -44,11 +45,8 @@ void *memory_ram_alloc(uint64_t size, Error **errp)
         error_setg(errp, "cannot set up guest memory 'pc.ram': size is 0");
         return NULL;
     }
-    p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) {
-        error_setg(errp, "cannot set up guest memory 'pc.ram': %s",
-                   strerror(errno));
+    p = host_mem_map(size, host_mem_ram_backing(), errp);
+    if (!p) {
         return NULL;
     }
     ram = p;
