@@ -209,6 +209,7 @@ static bool accel_try(MachineState *ms, MachineClass *mc, const char *name,
     }
     machine_class_init_cpu_env(mc, &ms->cpu_env, X86_ACCEL_KVM, ms->host,
                                ms->kernel_irqchip);
+    ms->cpu_env.cpu_pm = os_overcommit_cpu_pm();
     return true;
 }
 

@@ -299,6 +299,7 @@ typedef struct X86CPUEnv {
      */
     bool legacy_kvm_svm_default;
     bool legacy_kvm_x2apic_default;
+    bool cpu_pm;             /* -overcommit cpu-pm=on */
 } X86CPUEnv;
 
 /* Model name <-> type name */
