@@ -33,6 +33,8 @@ if [ $tests = yes ]; then
     pkgs="$pkgs git"
     # tap tests: network namespaces, tap and veth devices
     pkgs="$pkgs iproute2"
+    # option-effects: the KVM calls an option makes, seen with strace
+    pkgs="$pkgs strace"
     # tests/libvirt: libvirt 9.0's embedded QEMU driver, virsh, the
     # libvirt-qemu user it looks up, and the Python bindings
     pkgs="$pkgs libvirt-daemon libvirt-clients libvirt-daemon-driver-qemu"

@@ -293,6 +293,53 @@ CLI_CASES = [
     (["-cpu", "qemu64,kvm-pv-unhalt=on,enforce", "-accel", "kvm",
       "-machine", "pc-q35-8.0,kernel-irqchip=off"],
      "Host doesn't support requested features"),
+    # -audio as QEMU 7.2 checks it; no sound card exists here
+    (["-audio", "bogusdriver"],
+     P + "-audio bogusdriver: Parameter 'driver' does not accept value "
+     "'bogusdriver'"),
+    (["-audio", "none,model=bogus"],
+     P + "-audio none,model=bogus: Unknown sound card name `bogus'"),
+    (["-audio", "model=ac97"],
+     P + "-audio model=ac97: Parameter 'driver' is missing"),
+    (["-audio", "none,model=ac97,foo=1"],
+     P + "-audio none,model=ac97,foo=1: Parameter 'foo' is unexpected"),
+    (["-audio", "none,model=ac97"],
+     "sound card 'ac97' is not supported by this build"),
+    (["-audiodev", "none,id=a,foo=1"],
+     P + "-audiodev none,id=a,foo=1: Parameter 'foo' is unexpected"),
+    # -accel kvm's properties take effect (KVM_SET_NR_MMU_PAGES, the dirty
+    # ring), so the host's refusals are QEMU 7.2's
+    (["-accel", "kvm,dirty-ring-size=1000"],
+     P + "-accel kvm,dirty-ring-size=1000: dirty-ring-size must be a power "
+     "of two."),
+    (["-accel", "kvm,dirty-ring-size=131072"],
+     "KVM dirty ring size 131072 too big (maximum is 65536).  Please use a "
+     "smaller value."),
+    (["-accel", "kvm,kvm-shadow-mem=100"],
+     P + "-accel kvm,kvm-shadow-mem=100: failed to initialize kvm: Invalid "
+     "argument"),
+    # options whose effect is not emulated are refused, not ignored
+    (["-usb"], "usb=on: USB is not supported by this build yet"),
+    (["-machine", "pc-q35-8.0,usb=on"],
+     "usb=on: USB is not supported by this build yet"),
+    (["-rtc", "driftfix=slew"], "driftfix=slew is not supported"),
+    (["-chardev", "socket,id=m,path=/tmp/qkp-bad.sock,server=on,wait=off",
+      "-mon", "chardev=m,pretty=on"],
+     "'pretty' is not compatible with HMP monitors"),
+    # memory-backend-ram's NUMA policy, with QEMU 7.2's texts
+    (["-m", "128", "-machine", "memory-backend=m", "-object",
+      "memory-backend-ram,id=m,size=128M,policy=bind"],
+     P + "host-nodes must be set for policy bind"),
+    (["-m", "128", "-machine", "memory-backend=m", "-object",
+      "memory-backend-ram,id=m,size=128M,host-nodes=0"],
+     P + "host-nodes must be empty for policy default, or you should "
+     "explicitly specify a policy other than default"),
+    (["-m", "128", "-machine", "memory-backend=m", "-object",
+      "memory-backend-ram,id=m,size=128M,policy=bind,host-nodes=200"],
+     "Invalid host-nodes value: 200"),
+    (["-m", "128", "-machine", "memory-backend=m", "-object",
+      "memory-backend-ram,id=m,size=128M,policy=nosuch,host-nodes=0"],
+     "Parameter 'policy' does not accept value 'nosuch'"),
 ]
 
 # -kernel files: (name, file contents, a path or a function making one in
