@@ -4,6 +4,8 @@
 # Usage: install-deps.sh [--tests | --fuzz]
 set -e
 pkgs="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev libjson-glib-dev python3"
+# qcow2's compressed clusters
+pkgs="$pkgs zlib1g-dev"
 # -sandbox (optional at build time: without it only -sandbox off works)
 pkgs="$pkgs libseccomp-dev"
 if [ "$1" = "--tests" ]; then
@@ -11,6 +13,8 @@ if [ "$1" = "--tests" ]; then
     pkgs="$pkgs qemu-system-x86"
     # the style suite lists the tracked files with git
     pkgs="$pkgs git"
+    # qemu-img is the oracle of the image format tests
+    pkgs="$pkgs qemu-utils"
     # tests/libvirt: libvirt 9.0's embedded QEMU driver, virsh, the
     # libvirt-qemu user it looks up, and the Python bindings
     pkgs="$pkgs libvirt-daemon libvirt-clients libvirt-daemon-driver-qemu"

@@ -23,6 +23,7 @@
 #include "monitor/qmp.h"
 #include "qemu/option.h"
 #include "monitor/hmp.h"
+#include "sysemu/blockdev.h"
 #include "sysemu/cli-compat.h"
 #include "sysemu/device.h"
 #include "sysemu/kvm.h"
@@ -584,6 +585,8 @@ static const StartupOption startup_options[] = {
     { "audio", OPT_ARG, opt_ignore },
     { "audiodev", OPT_ARG, opt_audiodev },
     { "object", OPT_ARG, opt_object },
+    { "drive", OPT_ARG, blockdev_drive_option },
+    { "blockdev", OPT_ARG, blockdev_blockdev_option },
     { "overcommit", OPT_ARG, opt_overcommit },
     { "rtc", OPT_ARG, opt_rtc },
     { "boot", OPT_ARG, opt_boot },
@@ -930,6 +933,7 @@ void qemu_init(int argc, char **argv)
         exit(1);
     }
     qemu_opts_free(machine_opts);
+    blockdev_create_all(mc->name, &error_fatal);
     ms->global_props = config.globals;
     machine_set_boot_files(ms);
     parse_memory(ms);
