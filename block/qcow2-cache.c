@@ -29,14 +29,11 @@ struct Qcow2Cache {
 Qcow2Cache *qcow2_cache_new(int entries, uint32_t table_size)
 {
     Qcow2Cache *c = g_new0(Qcow2Cache, 1);
-    int i;
 
     c->size = MAX(entries, 2);
     c->table_size = table_size;
+    /* Tables are allocated when first used: most images need few */
     c->entries = g_new0(Qcow2CacheEntry, c->size);
-    for (i = 0; i < c->size; i++) {
-        c->entries[i].table = g_malloc0(table_size);
-    }
     c->index = g_hash_table_new(g_int64_hash, g_int64_equal);
     return c;
 }
@@ -125,6 +122,9 @@ int qcow2_cache_get(BlockDriverState *bs, Qcow2Cache *c, uint64_t offset,
             return ret;
         }
         entry_forget(c, victim);
+    }
+    if (!c->entries[victim].table) {
+        c->entries[victim].table = g_malloc(c->table_size);
     }
     if (new_table) {
         memset(c->entries[victim].table, 0, c->table_size);

@@ -648,8 +648,8 @@ int qcow2_grow_l1_table(BlockDriverState *bs, uint64_t min_size)
     if (!ret) {
         ret = bdrv_flush(bs->file->bs);
     }
-    *(uint32_t *)hdr = GUINT32_TO_BE(min_size);
-    *(uint64_t *)(hdr + 4) = GUINT64_TO_BE(off);
+    qcow2_st32(hdr, min_size);
+    qcow2_st64(hdr + 4, off);
     if (!ret) {
         ret = bdrv_pwrite(bs->file, QH_L1_SIZE, sizeof(hdr), hdr);
     }

@@ -164,8 +164,8 @@ static int write_header_reftable(BlockDriverState *bs, uint64_t offset,
     uint8_t buf[12];
     int ret;
 
-    *(uint64_t *)buf = GUINT64_TO_BE(offset);
-    *(uint32_t *)(buf + 8) = GUINT32_TO_BE(clusters);
+    qcow2_st64(buf, offset);
+    qcow2_st32(buf + 8, clusters);
     ret = bdrv_flush(bs->file->bs);
     if (!ret) {
         ret = bdrv_pwrite(bs->file, QH_REFTABLE_OFFSET, sizeof(buf), buf);

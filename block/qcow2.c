@@ -254,7 +254,7 @@ static bool parse_tables(BlockDriverState *bs, const uint8_t *h,
     uint64_t coverage, l1_needed;
     uint32_t rt_clusters;
 
-    if (s->refcount_order > 6) {
+    if ((uint32_t)s->refcount_order > 6) {
         error_setg(errp, "Reference count entry width too large; may not "
                    "exceed 64 bits");
         return false;

@@ -34,6 +34,7 @@
 #ifndef BLOCK_QCOW2_H
 #define BLOCK_QCOW2_H
 
+#include <string.h>
 #include <glib.h>
 
 #include "block/block_int.h"
@@ -159,14 +160,33 @@ typedef struct BDRVQcow2State {
     uint8_t *zbuf;
 } BDRVQcow2State;
 
+/* Big-endian fields at any alignment */
 static inline uint64_t qcow2_be64(const void *p)
 {
-    return GUINT64_FROM_BE(*(const uint64_t *)p);
+    uint64_t v;
+
+    memcpy(&v, p, sizeof(v));
+    return GUINT64_FROM_BE(v);
 }
 
 static inline uint32_t qcow2_be32(const void *p)
 {
-    return GUINT32_FROM_BE(*(const uint32_t *)p);
+    uint32_t v;
+
+    memcpy(&v, p, sizeof(v));
+    return GUINT32_FROM_BE(v);
+}
+
+static inline void qcow2_st64(void *p, uint64_t v)
+{
+    v = GUINT64_TO_BE(v);
+    memcpy(p, &v, sizeof(v));
+}
+
+static inline void qcow2_st32(void *p, uint32_t v)
+{
+    v = GUINT32_TO_BE(v);
+    memcpy(p, &v, sizeof(v));
 }
 
 static inline uint64_t size_to_clusters(const BDRVQcow2State *s, uint64_t n)

@@ -25,14 +25,16 @@ static bool key_ok(const char *key)
 {
     const char *p = key, *dot;
 
-    do {
+    for (;;) {
         dot = strchr(p, '.');
         if (!fragment_ok(p, dot ? (size_t)(dot - p) : strlen(p))) {
             return false;
         }
+        if (!dot) {
+            return true;
+        }
         p = dot + 1;
-    } while (dot);
-    return true;
+    }
 }
 
 static bool keyval_insert(JsonObject *root, const char *key,
