@@ -244,6 +244,7 @@ typedef struct DriveConfig {
     const char *file, *format, *id, *node_name;
     bool direct, no_flush, wce;
     const char *aio, *discard, *detect_zeroes, *locking;
+    const char *force_share, *auto_read_only;
     BlockdevOnError rerror, werror;
 } DriveConfig;
 
@@ -436,6 +437,8 @@ static bool parse_drive_keys(QemuOpts *o, DriveConfig *c, Error **errp)
     c->read_only = ro || c->cdrom;
     c->file = qemu_opt_get(o, "file");
     c->node_name = qemu_opt_get(o, "node-name");
+    c->force_share = qemu_opt_get(o, "force-share");
+    c->auto_read_only = qemu_opt_get(o, "auto-read-only");
     return opt_int(o, "bus", 0, &c->bus, errp) &&
            opt_int(o, "unit", -1, &c->unit, errp) &&
            opt_int(o, "index", -1, &c->index, errp);
@@ -521,6 +524,8 @@ static void set_str(JsonObject *o, const char *k, const char *v)
 
 static void set_base_options(JsonObject *o, const DriveConfig *c)
 {
+    set_str(o, "force-share", c->force_share);
+    set_str(o, "auto-read-only", c->auto_read_only);
     JsonObject *cache = json_object_new();
 
     json_object_set_string_member(cache, "direct", c->direct ? "on" : "off");

@@ -38,6 +38,7 @@ typedef struct BdrvInherit {
 static BlockDriverState *bdrv_open_inherit(const BlockdevOptions *opts,
                                            const BdrvInherit *inh,
                                            Error **errp);
+static int64_t driver_length(BlockDriverState *bs);
 
 /* Locks ------------------------------------------------------------------- */
 
@@ -187,209 +188,6 @@ BlockDriverState *bdrv_child_bs(const BdrvChild *c)
     return c->bs;
 }
 
-/* Permissions ----------------------------------------------------------------- */
-
-/*
- * The permissions of a format node on its storage and its backing file,
- * as QEMU 7.2 takes them (observed through its image locks): the storage
- * is always read (metadata), written and resized when the node is
- * writable, and never shared for writing or resizing; a backing file is
- * read and must not change underneath.
- */
-void bdrv_format_child_perm(BlockDriverState *bs, BdrvChild *c,
-                            unsigned perm, unsigned shared, unsigned *nperm,
-                            unsigned *nshared)
-{
-    *nperm = BLK_PERM_CONSISTENT_READ;
-    *nshared = BLK_PERM_CONSISTENT_READ | BLK_PERM_WRITE_UNCHANGED;
-    if (c == bs->file && !bs->read_only) {
-        *nperm |= BLK_PERM_WRITE | BLK_PERM_RESIZE;
-    }
-}
-
-static void cumulative_perm(BlockDriverState *bs, unsigned *perm,
-                            unsigned *shared)
-{
-    guint i;
-
-    *perm = 0;
-    *shared = BLK_PERM_ALL;
-    for (i = 0; i < bs->parents->len; i++) {
-        BdrvChild *c = g_ptr_array_index(bs->parents, i);
-
-        *perm |= c->perm;
-        *shared &= c->shared_perm;
-    }
-}
-
-typedef struct PermUndo {
-    BlockDriverState *bs;       /* a node, or */
-    BdrvChild *c;               /* an edge */
-    unsigned perm, shared;
-} PermUndo;
-
-static void perm_undo(GArray *undo)
-{
-    guint i;
-
-    for (i = undo->len; i-- > 0;) {
-        PermUndo *u = &g_array_index(undo, PermUndo, i);
-
-        if (u->c) {
-            u->c->perm = u->perm;
-            u->c->shared_perm = u->shared;
-        } else {
-            if (u->bs->drv->set_perm) {
-                u->bs->drv->set_perm(u->bs, u->perm, u->shared, NULL);
-            }
-            u->bs->perm = u->perm;
-            u->bs->shared_perm = u->shared;
-        }
-    }
-}
-
-/*
- * Recomputes bs's permissions from its parents, makes them effective
- * (protocols lock), and goes on with its children.  What it changes is
- * recorded in undo.
- */
-static bool refresh_perms(BlockDriverState *bs, GArray *undo, Error **errp)
-{
-    BdrvChild *children[2] = { bs->file, bs->backing };
-    unsigned perm, shared;
-    PermUndo u = { .bs = bs, .perm = bs->perm, .shared = bs->shared_perm };
-    int i;
-
-    cumulative_perm(bs, &perm, &shared);
-    if ((perm & (BLK_PERM_WRITE | BLK_PERM_RESIZE)) && bs->read_only) {
-        if (!bs->auto_read_only || !bs->can_write) {
-            error_setg(errp, "Block node is read-only");
-            return false;
-        }
-    }
-    g_array_append_val(undo, u);
-    if (bs->drv->set_perm && !bs->drv->set_perm(bs, perm, shared, errp)) {
-        g_array_set_size(undo, undo->len - 1);
-        return false;
-    }
-    bs->perm = perm;
-    bs->shared_perm = shared;
-    /* auto-read-only: writable exactly while someone writes */
-    if (bs->auto_read_only && bs->can_write) {
-        bs->read_only = !(perm & (BLK_PERM_WRITE | BLK_PERM_RESIZE));
-    }
-    for (i = 0; i < 2; i++) {
-        BdrvChild *c = children[i];
-        PermUndo cu;
-
-        if (!c) {
-            continue;
-        }
-        cu = (PermUndo){ .c = c, .perm = c->perm, .shared = c->shared_perm };
-        g_array_append_val(undo, cu);
-        if (bs->drv->child_perm) {
-            bs->drv->child_perm(bs, c, perm, shared, &c->perm,
-                                &c->shared_perm);
-        } else {
-            c->perm = perm;
-            c->shared_perm = shared;
-        }
-        if (bs->force_share) {
-            c->shared_perm = BLK_PERM_ALL;
-        }
-        if (!refresh_perms(c->bs, undo, errp)) {
-            return false;
-        }
-    }
-    return true;
-}
-
-static bool update_perms(BlockDriverState *bs, GArray *undo, Error **errp)
-{
-    if (!refresh_perms(bs, undo, errp)) {
-        perm_undo(undo);
-        return false;
-    }
-    return true;
-}
-
-BdrvChild *bdrv_attach_child(BlockDriverState *parent, BlockDriverState *child,
-                             const char *name, unsigned perm, unsigned shared,
-                             Error **errp)
-{
-    BdrvChild *c = g_new0(BdrvChild, 1);
-    GArray *undo = g_array_new(FALSE, FALSE, sizeof(PermUndo));
-    bool ok;
-
-    c->bs = child;
-    c->parent = parent;
-    c->name = name;
-    c->perm = perm;
-    c->shared_perm = shared;
-    if (parent && parent->drv->child_perm) {
-        /* A format node's edge, from what its own parents take now */
-        unsigned p, s;
-
-        cumulative_perm(parent, &p, &s);
-        if (!strcmp(name, "file")) {
-            parent->file = c;
-        } else {
-            parent->backing = c;
-        }
-        parent->drv->child_perm(parent, c, p, s, &c->perm, &c->shared_perm);
-        if (!strcmp(name, "file")) {
-            parent->file = NULL;
-        } else {
-            parent->backing = NULL;
-        }
-        if (parent->force_share) {
-            c->shared_perm = BLK_PERM_ALL;
-        }
-    }
-    g_ptr_array_add(child->parents, c);
-    ok = update_perms(child, undo, errp);
-    g_array_free(undo, TRUE);
-    if (!ok) {
-        g_ptr_array_remove(child->parents, c);
-        g_free(c);
-        return NULL;
-    }
-    bdrv_ref(child);
-    return c;
-}
-
-void bdrv_detach_child(BdrvChild *c)
-{
-    BlockDriverState *child = c->bs;
-    GArray *undo = g_array_new(FALSE, FALSE, sizeof(PermUndo));
-
-    g_ptr_array_remove(child->parents, c);
-    /* Dropping permissions cannot conflict */
-    refresh_perms(child, undo, NULL);
-    g_array_free(undo, TRUE);
-    g_free(c);
-    bdrv_unref(child);
-}
-
-bool bdrv_child_set_perm(BdrvChild *c, unsigned perm, unsigned shared,
-                         Error **errp)
-{
-    GArray *undo = g_array_new(FALSE, FALSE, sizeof(PermUndo));
-    PermUndo cu = { .c = c, .perm = c->perm, .shared = c->shared_perm };
-    bool ok;
-
-    g_array_append_val(undo, cu);
-    c->perm = perm;
-    c->shared_perm = shared;
-    ok = update_perms(c->bs, undo, errp);
-    if (!ok) {
-        c->perm = cu.perm;
-        c->shared_perm = cu.shared;
-    }
-    g_array_free(undo, TRUE);
-    return ok;
-}
-
 /* Opening ------------------------------------------------------------------- */
 
 /* The "file" member of a format driver's options */
@@ -479,6 +277,7 @@ static BlockDriverState *bdrv_open_inherit(const BlockdevOptions *opts,
     bs->parents = g_ptr_array_new();
     bs->shared_perm = BLK_PERM_ALL;
     bs->request_alignment = 1;
+    bs->total_bytes = -1;
     bs->read_only = opts->has_read_only ? opts->read_only : inh->read_only;
     bs->auto_read_only = opts->has_auto_read_only ? opts->auto_read_only
                                                   : inh->auto_read_only;
@@ -501,7 +300,6 @@ static BlockDriverState *bdrv_open_inherit(const BlockdevOptions *opts,
         return NULL;
     }
     bs->opaque = g_malloc0(drv->instance_size ? drv->instance_size : 1);
-    g_ptr_array_add(all_nodes, bs);
 
     file_ref = format_file_ref(opts);
     if (file_ref) {
@@ -526,6 +324,9 @@ static BlockDriverState *bdrv_open_inherit(const BlockdevOptions *opts,
         bs->filename = g_strdup(bdrv_get_filename(file_bs));
         bs->request_alignment = file_bs->request_alignment;
     }
+    /* QEMU's order of nodes: a format node after its file, before its
+     * backing file */
+    g_ptr_array_add(all_nodes, bs);
     if (!assign_node_name(bs, opts->has_node_name ? opts->node_name : NULL,
                           errp)) {
         if (bs->file) {
@@ -534,7 +335,7 @@ static BlockDriverState *bdrv_open_inherit(const BlockdevOptions *opts,
         bdrv_free(bs);
         return NULL;
     }
-    if (!drv->open(bs, opts, errp)) {
+    if (!drv->open(bs, opts, errp) || !bdrv_refresh_perms(bs, errp)) {
         if (drv->close) {
             drv->close(bs);
         }
@@ -547,6 +348,8 @@ static BlockDriverState *bdrv_open_inherit(const BlockdevOptions *opts,
         bdrv_free(bs);
         return NULL;
     }
+    bs->total_bytes = driver_length(bs);
+    bdrv_refresh_filename(bs);
     return bs;
 }
 
@@ -710,11 +513,19 @@ void bdrv_close_all(void)
 
 /* In whole sectors, as QEMU reports and uses it: a file of 1000 bytes is
  * a 1024-byte disk whose last bytes read as zeroes */
-int64_t bdrv_getlength(BlockDriverState *bs)
+static int64_t driver_length(BlockDriverState *bs)
 {
     int64_t len = bs->drv->getlength(bs);
 
     return len < 0 || len > INT64_MAX - 511 ? len : (len + 511) & ~511LL;
+}
+
+int64_t bdrv_getlength(BlockDriverState *bs)
+{
+    if (bs->drv->has_variable_length || bs->total_bytes < 0) {
+        return driver_length(bs);
+    }
+    return __atomic_load_n(&bs->total_bytes, __ATOMIC_RELAXED);
 }
 
 int64_t bdrv_get_allocated_file_size(BlockDriverState *bs)
@@ -735,7 +546,11 @@ bool bdrv_truncate(BlockDriverState *bs, int64_t size, Error **errp)
         error_setg(errp, "Image is read-only");
         return false;
     }
-    return bs->drv->truncate(bs, size, errp);
+    if (!bs->drv->truncate(bs, size, errp)) {
+        return false;
+    }
+    __atomic_store_n(&bs->total_bytes, driver_length(bs), __ATOMIC_RELAXED);
+    return true;
 }
 
 /* Requests ------------------------------------------------------------------- */
@@ -762,14 +577,21 @@ static int check_write(BlockDriverState *bs, int64_t offset, int64_t bytes)
     return ret;
 }
 
+static void atomic_max(gint64 *p, gint64 v)
+{
+    gint64 cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+    while (v > cur && !__atomic_compare_exchange_n(p, &cur, v, false,
+                                                   __ATOMIC_RELAXED,
+                                                   __ATOMIC_RELAXED)) {
+    }
+}
+
 static void note_write(BlockDriverState *bs, int64_t end)
 {
-    gint64 cur = __atomic_load_n(&bs->wr_highest_offset, __ATOMIC_RELAXED);
-
-    while (end > cur &&
-           !__atomic_compare_exchange_n(&bs->wr_highest_offset, &cur, end,
-                                        false, __ATOMIC_RELAXED,
-                                        __ATOMIC_RELAXED)) {
+    atomic_max(&bs->wr_highest_offset, end);
+    if (end <= INT64_MAX - 511) {
+        atomic_max(&bs->total_bytes, (end + 511) & ~511LL);
     }
 }
 

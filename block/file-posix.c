@@ -72,17 +72,14 @@ static bool file_open_common(BlockDriverState *bs, const BlockdevOptions *opts,
         return false;
     }
     bs->filename = g_strdup(o->filename);
-    if (bs->read_only && !bs->auto_read_only) {
+    if (bs->read_only) {
         s->fd = open(o->filename, flags | O_RDONLY);
     } else {
+        /* auto-read-only: read-only when the file cannot be written */
         s->fd = open(o->filename, flags | O_RDWR);
         if (s->fd < 0 && bs->auto_read_only &&
             (errno == EACCES || errno == EPERM || errno == EROFS)) {
             s->fd = open(o->filename, flags | O_RDONLY);
-            bs->read_only = true;
-        } else if (s->fd >= 0 && bs->auto_read_only) {
-            /* writable once a writer attaches (block.c refresh_perms) */
-            bs->can_write = true;
             bs->read_only = true;
         }
     }
@@ -419,6 +416,7 @@ const BlockDriver bdrv_host_device = {
     .driver = BLOCKDEV_DRIVER_HOST_DEVICE,
     .instance_size = sizeof(BDRVRawState),
     .is_protocol = true,
+    .has_variable_length = true,
     .open = host_device_open,
     .close = file_close,
     .preadv = file_preadv,

@@ -10,6 +10,108 @@
 #include "monitor/qmp-commands.h"
 #include "sysemu/block-backend.h"
 
+/* QEMU's key order in json: filenames (its dictionary's, not sorted) */
+static const char *const json_key_order[] = {
+    "backing", "offset", "driver", "size", "file", "filename",
+};
+
+static int key_rank(const char *key)
+{
+    guint i;
+
+    for (i = 0; i < G_N_ELEMENTS(json_key_order); i++) {
+        if (!strcmp(key, json_key_order[i])) {
+            return i;
+        }
+    }
+    return G_N_ELEMENTS(json_key_order);
+}
+
+static char *json_string(const char *s)
+{
+    JsonNode *n = json_node_init_string(json_node_alloc(), s);
+    char *out = json_to_string(n, FALSE);
+
+    json_node_unref(n);
+    return out;
+}
+
+static bool has_strong_options(BlockDriverState *bs)
+{
+    GPtrArray *k = g_ptr_array_new_with_free_func(g_free);
+    GPtrArray *v = g_ptr_array_new_with_free_func(g_free);
+    bool strong;
+
+    if (bs->drv->strong_options) {
+        bs->drv->strong_options(bs, k, v);
+    }
+    strong = k->len > 0;
+    g_ptr_array_free(k, TRUE);
+    g_ptr_array_free(v, TRUE);
+    return strong;
+}
+
+/* A node's options that matter, in QEMU's json: syntax */
+static char *full_options(BlockDriverState *bs)
+{
+    GPtrArray *k = g_ptr_array_new_with_free_func(g_free);
+    GPtrArray *v = g_ptr_array_new_with_free_func(g_free);
+    GString *out = g_string_new("{");
+    bool done[G_N_ELEMENTS(json_key_order) + 1] = { false };
+    guint i, r;
+
+    g_ptr_array_add(k, g_strdup("driver"));
+    g_ptr_array_add(v, json_string(bs->drv->format_name));
+    if (bs->drv->is_protocol) {
+        g_ptr_array_add(k, g_strdup("filename"));
+        g_ptr_array_add(v, json_string(bdrv_get_filename(bs)));
+    } else {
+        g_ptr_array_add(k, g_strdup("file"));
+        g_ptr_array_add(v, full_options(bs->file->bs));
+        if (bs->drv->strong_options) {
+            bs->drv->strong_options(bs, k, v);
+        }
+        if (bs->backing_overridden) {
+            g_ptr_array_add(k, g_strdup("backing"));
+            g_ptr_array_add(v, bs->backing ? full_options(bs->backing->bs)
+                                           : g_strdup("null"));
+        }
+    }
+    for (r = 0; r <= G_N_ELEMENTS(json_key_order); r++) {
+        for (i = 0; i < k->len; i++) {
+            const char *key = g_ptr_array_index(k, i);
+
+            if (key_rank(key) == (int)r && !done[r]) {
+                g_string_append_printf(out, "%s\"%s\": %s",
+                                       out->len > 1 ? ", " : "", key,
+                                       (char *)g_ptr_array_index(v, i));
+            }
+        }
+        done[r] = true;
+    }
+    g_string_append_c(out, '}');
+    g_ptr_array_free(k, TRUE);
+    g_ptr_array_free(v, TRUE);
+    return g_string_free(out, FALSE);
+}
+
+void bdrv_refresh_filename(BlockDriverState *bs)
+{
+    char *opts;
+
+    if (bs->drv->is_protocol) {
+        return;
+    }
+    g_free(bs->filename);
+    if (!bs->backing_overridden && !has_strong_options(bs)) {
+        bs->filename = g_strdup(bdrv_get_filename(bs->file->bs));
+        return;
+    }
+    opts = full_options(bs);
+    bs->filename = g_strconcat("json:", opts, NULL);
+    g_free(opts);
+}
+
 static JsonObject *image_info(BlockDriverState *bs, bool flat)
 {
     JsonObject *o = json_object_new();
@@ -58,8 +160,9 @@ JsonObject *bdrv_block_device_info(BlockDriverState *bs, bool flat)
     json_object_set_string_member(o, "node-name", bs->node_name);
     json_object_set_boolean_member(o, "ro", bs->read_only);
     json_object_set_string_member(o, "drv", bs->drv->format_name);
-    if (bs->backing_file) {
-        json_object_set_string_member(o, "backing_file", bs->backing_file);
+    if (bs->backing) {
+        json_object_set_string_member(o, "backing_file",
+                                      bdrv_get_filename(bs->backing->bs));
     }
     for (b = bs; !flat && b->backing; b = b->backing->bs) {
         depth++;

@@ -427,6 +427,8 @@ static bool open_backing(BlockDriverState *bs, const BlockdevOptionsQcow2 *o,
 {
     BlockDriverState *backing = NULL;
 
+    /* QEMU names a node whose backing is not the header's by its options */
+    bs->backing_overridden = bs->backing_file != NULL;
     if (o->has_backing && o->backing.kind == QAPI_ALT_NULL) {
         return true;
     }
@@ -455,6 +457,9 @@ static bool open_backing(BlockDriverState *bs, const BlockdevOptionsQcow2 *o,
     if (!backing) {
         return false;
     }
+    bs->backing_overridden = o->has_backing &&
+                             g_strcmp0(bs->backing_file,
+                                       bdrv_get_filename(backing));
     bs->backing = bdrv_attach_child(bs, backing, "backing", 0, BLK_PERM_ALL,
                                     errp);
     bdrv_unref(backing);

@@ -12,7 +12,7 @@
 typedef struct BDRVRawFormatState {
     uint64_t offset;
     uint64_t size;
-    bool has_size;
+    bool has_offset, has_size;
 } BDRVRawFormatState;
 
 static const char size_hint[] =
@@ -34,6 +34,7 @@ static bool raw_open(BlockDriverState *bs, const BlockdevOptions *opts,
         return false;
     }
     s->offset = o->has_offset ? o->offset : 0;
+    s->has_offset = o->has_offset;
     s->has_size = o->has_size;
     s->size = o->has_size ? o->size : 0;
     len = bdrv_getlength(bs->file->bs);
@@ -138,6 +139,39 @@ static bool raw_truncate(BlockDriverState *bs, int64_t size, Error **errp)
     return bdrv_truncate(bs->file->bs, s->offset + size, errp);
 }
 
+/*
+ * A window (offset or size) holds data the parent depends on: others may
+ * not resize it (QEMU's data child); otherwise raw is transparent
+ */
+static void raw_child_perm(BlockDriverState *bs, BdrvChild *c, unsigned perm,
+                           unsigned shared, unsigned *nperm, unsigned *nshared)
+{
+    BDRVRawFormatState *s = bs->opaque;
+
+    *nperm = perm;
+    *nshared = shared;
+    if (s->has_offset || s->has_size) {
+        bdrv_data_child_perm(nperm, nshared);
+        *nperm = (*nperm & ~(BLK_PERM_WRITE | BLK_PERM_RESIZE)) |
+                 (perm & (BLK_PERM_WRITE | BLK_PERM_RESIZE));
+    }
+}
+
+static void raw_strong_options(BlockDriverState *bs, GPtrArray *keys,
+                               GPtrArray *values)
+{
+    BDRVRawFormatState *s = bs->opaque;
+
+    if (s->has_offset) {
+        g_ptr_array_add(keys, g_strdup("offset"));
+        g_ptr_array_add(values, g_strdup_printf("%" PRIu64, s->offset));
+    }
+    if (s->has_size) {
+        g_ptr_array_add(keys, g_strdup("size"));
+        g_ptr_array_add(values, g_strdup_printf("%" PRIu64, s->size));
+    }
+}
+
 const BlockDriver bdrv_raw = {
     .format_name = "raw",
     .driver = BLOCKDEV_DRIVER_RAW,
@@ -149,4 +183,6 @@ const BlockDriver bdrv_raw = {
     .pdiscard = raw_pdiscard,
     .getlength = raw_getlength,
     .truncate = raw_truncate,
+    .strong_options = raw_strong_options,
+    .child_perm = raw_child_perm,
 };

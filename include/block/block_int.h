@@ -14,6 +14,7 @@ struct BlockDriver {
     BlockdevDriver driver;
     size_t instance_size;           /* of bs->opaque */
     bool is_protocol;               /* no "file" child */
+    bool has_variable_length;       /* size asked each time (devices) */
 
     /*
      * Opens with the node's options (the union variant for this driver;
@@ -62,6 +63,12 @@ struct BlockDriver {
     void (*image_info)(BlockDriverState *bs, JsonObject *info);
     /* query-blockstats' driver-specific, or NULL */
     JsonObject *(*stats_specific)(BlockDriverState *bs);
+    /*
+     * Options that change what the image means (raw: offset, size): a
+     * node with any is named by a "json:{...}" filename, as in QEMU
+     */
+    void (*strong_options)(BlockDriverState *bs, GPtrArray *keys,
+                           GPtrArray *values);
 };
 
 struct BdrvChild {
@@ -82,10 +89,11 @@ struct BlockDriverState {
     char *backing_file;             /* as written in the image */
     char *backing_format;
     char *full_backing_filename;    /* resolved against filename */
+    /* The backing child is not the header's (or the header's is left out) */
+    bool backing_overridden;
 
     bool read_only;
-    bool auto_read_only;            /* read-only until a writer needs it */
-    bool can_write;                 /* auto-read-only: writable when asked */
+    bool auto_read_only;            /* read-only if it cannot be written */
     bool force_share;
     bool cache_direct;              /* O_DIRECT */
     bool cache_no_flush;            /* flush does not reach the disk */
@@ -101,6 +109,9 @@ struct BlockDriverState {
     uint32_t request_alignment;     /* O_DIRECT needs aligned requests */
 
     gint64 wr_highest_offset;       /* atomic */
+    /* The size, as QEMU keeps it: read at open, after a resize, grown by
+     * writes past the end (atomic; not for has_variable_length drivers) */
+    gint64 total_bytes;
 };
 
 /* The drivers (block/file-posix.c, raw-format.c, qcow2.c) */
@@ -126,9 +137,19 @@ char *bdrv_combine_filename(const char *image, const char *backing);
 /* Format probing for -drive and backing files: "qcow2" or "raw" */
 const char *bdrv_probe_format(const uint8_t *buf, size_t len);
 
+/* QEMU's filename of a format node: its file's, or "json:{...}" */
+void bdrv_refresh_filename(BlockDriverState *bs);
+
 /* Permissions a format node takes on its storage and its backing */
 void bdrv_format_child_perm(BlockDriverState *bs, BdrvChild *c,
                             unsigned perm, unsigned shared, unsigned *nperm,
                             unsigned *nshared);
+/*
+ * Recomputes what bs takes on its children and below (after open: what a
+ * driver takes may depend on its options, as raw's window)
+ */
+bool bdrv_refresh_perms(BlockDriverState *bs, Error **errp);
+/* QEMU's rule for a child that holds guest data (applied to nperm/nshared) */
+void bdrv_data_child_perm(unsigned *nperm, unsigned *nshared);
 
 #endif
