@@ -494,6 +494,7 @@ static void aio_worker(gpointer data, gpointer unused)
 {
     BlkAioJob *job = data;
     BlockBackend *blk = job->blk;
+    GSource *src;
 
     switch (job->kind) {
     case AIO_READ:
@@ -516,7 +517,11 @@ static void aio_worker(gpointer data, gpointer unused)
     blk->aio_pending_cb++;
     g_cond_broadcast(&blk->aio_done);
     g_mutex_unlock(&blk->lock);
-    g_main_context_invoke(blk->ctx, aio_complete, job);
+    /* Always through the context: never in this worker thread */
+    src = g_idle_source_new();
+    g_source_set_callback(src, aio_complete, job, NULL);
+    g_source_attach(src, blk->ctx ? blk->ctx : g_main_context_default());
+    g_source_unref(src);
 }
 
 static void aio_submit(BlockBackend *blk, AioKind kind, int64_t offset,
