@@ -154,15 +154,21 @@ static int dump(const char *opts, const char *out)
     uint8_t *buf = g_malloc(1 << 20);
     FILE *f = fopen(out, "wb");
 
-    for (off = 0; f && off < size; off += 1 << 20) {
+    int ret = f ? 0 : 1;
+
+    for (off = 0; !ret && off < size; off += 1 << 20) {
         int64_t n = MIN(size - off, 1 << 20);
 
         if (blk_pread(blk, off, n, buf) < 0 || fwrite(buf, 1, n, f) != n) {
-            return 1;
+            ret = 1;
         }
     }
     blk_unref(blk);
-    return f && fclose(f) == 0 ? 0 : 1;
+    g_free(buf);
+    if (f && fclose(f)) {
+        ret = 1;
+    }
+    return ret;
 }
 
 static int bench(const char *opts, int64_t mib, int64_t bs)
@@ -192,6 +198,7 @@ static int bench(const char *opts, int64_t mib, int64_t bs)
     printf("write %.1f MB/s read %.1f MB/s\n",
            (double)total / (t1 - t0), (double)total / (t2 - t1));
     blk_unref(blk);
+    g_free(buf);
     return 0;
 }
 
