@@ -8,6 +8,7 @@
  * convert, as what was written.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -319,6 +320,52 @@ static void test_growth(void)
     g_free(img);
 }
 
+/*
+ * A 4 TiB disk written anywhere: L2 tables all over the L1 table, refcount
+ * blocks as the file grows; qemu-img reads each write back (qemu-img dd)
+ */
+static void test_large(void)
+{
+    char *img = tmp_path("large.qcow2"), *opts = qcow2_opts(img);
+    char *out = tmp_path("dd.raw");
+    const int64_t size = 4LL << 40;
+    int64_t offs[40];
+    guint8 buf[4096], *data;
+    BlockBackend *blk;
+    GRand *r = g_rand_new_with_seed(17);
+    gsize len;
+    int i;
+
+    g_assert_cmpint(run(NULL, "qemu-img create -q -f qcow2 %s %" PRId64,
+                        img, size), ==, 0);
+    blk = open_image(opts, true);
+    for (i = 0; i < 40; i++) {
+        offs[i] = i == 39 ? size - 4096
+                          : (int64_t)(g_rand_double(r) * (size >> 12)) << 12;
+        memset(buf, i + 1, sizeof(buf));
+        g_assert_cmpint(blk_pwrite(blk, offs[i], sizeof(buf), buf), ==, 0);
+    }
+    blk_unref(blk);
+    assert_check_clean(img);
+    for (i = 0; i < 40; i += 3) {
+        /* qemu-img dd counts the skipped blocks in count= */
+        g_assert_cmpint(run(NULL, "qemu-img dd -f qcow2 -O raw bs=4096 "
+                            "skip=%" PRId64 " count=%" PRId64 " if=%s of=%s",
+                            offs[i] >> 12, (offs[i] >> 12) + 1, img, out),
+                        ==, 0);
+        g_assert(g_file_get_contents(out, (char **)&data, &len, NULL));
+        g_assert_cmpuint(len, ==, 4096);
+        g_assert_cmpint(data[0], ==, i + 1);
+        g_assert_cmpint(data[4095], ==, i + 1);
+        g_free(data);
+        g_unlink(out);
+    }
+    g_rand_free(r);
+    g_free(out);
+    g_free(opts);
+    g_free(img);
+}
+
 /* Discard: clusters freed (and reused), reading zeroes */
 static void test_discard(void)
 {
@@ -402,6 +449,7 @@ int main(int argc, char **argv)
     }
     g_test_add_func("/block/qcow2/backing", test_backing);
     g_test_add_func("/block/qcow2/growth", test_growth);
+    g_test_add_func("/block/qcow2/large", test_large);
     g_test_add_func("/block/qcow2/discard", test_discard);
     g_test_add_func("/block/raw/window", test_raw_window);
     ret = g_test_run();
