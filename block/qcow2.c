@@ -476,6 +476,11 @@ static bool clear_autoclear(BlockDriverState *bs, Error **errp)
     if (bs->read_only || s->version < 3 || !s->autoclear_features) {
         return true;
     }
+    if (s->autoclear_features & QCOW2_AUTOCLEAR_BITMAPS) {
+        warn_report("qcow2: '%s' has persistent dirty bitmaps, which this "
+                    "build does not keep up to date: they become "
+                    "inconsistent", bs->filename);
+    }
     ret = bdrv_pwrite(bs->file, QH_AUTOCLEAR, 8, &zero);
     if (!ret) {
         ret = bdrv_flush(bs->file->bs);
