@@ -360,11 +360,17 @@ static int ensure_refblocks(BlockDriverState *bs, uint64_t idx, uint64_t n)
 
 /* Allocation ------------------------------------------------------------------- */
 
-/* The first run of n clusters with refcount 0 from the hint on */
+/*
+ * The first run of n clusters with refcount 0 from the hint on.  Nothing
+ * past the end of the image is in use: a refcount there is a corrupt
+ * image's, which would otherwise make this scan as long as the refcount
+ * table's reach.
+ */
 static int64_t find_free_run(BlockDriverState *bs, uint64_t n)
 {
     BDRVQcow2State *s = bs->opaque;
     uint64_t limit = QCOW_MAX_HOST_OFFSET >> s->cluster_bits;
+    uint64_t end = size_to_clusters(s, s->alloc_end);
     uint64_t start = s->free_cluster_index, i = start, rc;
     int ret;
 
@@ -375,6 +381,9 @@ static int64_t find_free_run(BlockDriverState *bs, uint64_t n)
         ret = qcow2_get_refcount(bs, i, &rc);
         if (ret < 0) {
             return ret;
+        }
+        if (rc && i >= end) {
+            return -EIO;
         }
         i++;
         if (rc) {

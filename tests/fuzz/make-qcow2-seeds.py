@@ -96,6 +96,18 @@ def main():
             b = bytearray(base)
             struct.pack_into(fmt, b, off, val)
             seeds["broken-" + name] = (RW, bytes(b))
+        # Every refcount 1 as far as a 512 KiB refcount table reaches
+        # (1-bit refcounts: 2^28 clusters): allocation must not scan them
+        b = bytearray(image(tmp, "compat=1.1,cluster_size=512,"
+                            "refcount_bits=1", 1 << 20))
+        b += bytes(-len(b) % 512)
+        block = len(b)
+        b += b"\xff" * 512
+        table = len(b)
+        b += struct.pack(">Q", block) * (512 * 1024 // 8)
+        struct.pack_into(">Q", b, 48, table)
+        struct.pack_into(">I", b, 56, 512 * 1024 // 512)
+        seeds["broken-refcounts-all-used"] = (RW, bytes(b))
     for name, (flags, img) in seeds.items():
         with open(os.path.join(out, name), "wb") as f:
             f.write(bytes([flags]) + struct.pack("<II", 0x12345, 0x777) + img)
