@@ -21,7 +21,7 @@
 #include "monitor/qmp-commands.h"
 #include "monitor/qmp.h"
 #include "qapi/qapi-visit.h"
-#include "qemu/keyval.h"
+#include "qemu/keyval-tree.h"
 #include "qemu/option.h"
 #include "sysemu/blockdev.h"
 
@@ -218,7 +218,7 @@ static bool blockdev_from_cli(const char *arg, Error **errp)
     BlockdevOptions opts = { 0 };
     bool json = arg[0] == '{';
     JsonObject *obj = json ? qemu_opts_parse_json(arg, errp)
-                           : keyval_parse(arg, errp);
+                           : keyval_parse_tree(arg, errp);
     bool ok;
 
     if (!obj) {

@@ -27,13 +27,13 @@
 #include "block/block.h"
 #include "qapi/qapi-visit.h"
 #include "qapi-commands.h"
-#include "qemu/keyval.h"
+#include "qemu/keyval-tree.h"
 #include "sysemu/block-backend.h"
 
 static BlockBackend *open_disk(const char *opts, bool writable)
 {
     Error *err = NULL;
-    JsonObject *o = keyval_parse(opts, &err);
+    JsonObject *o = keyval_parse_tree(opts, &err);
     BlockdevOptions bo = { 0 };
     BlockDriverState *bs = NULL;
     BlockBackend *blk;

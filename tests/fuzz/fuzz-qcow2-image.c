@@ -28,7 +28,7 @@
 #include "block/block.h"
 #include "qapi/qapi-visit.h"
 #include "qapi-commands.h"
-#include "qemu/keyval.h"
+#include "qemu/keyval-tree.h"
 #include "sysemu/block-backend.h"
 
 #define HDR_LEN 9
@@ -48,7 +48,7 @@ static uint32_t ld32(const uint8_t *p)
 static BlockDriverState *open_opts(const char *opts, const char *backing,
                                    Error **errp)
 {
-    JsonObject *o = keyval_parse(opts, errp);
+    JsonObject *o = keyval_parse_tree(opts, errp);
     BlockdevOptions bo = { 0 };
     BlockDriverState *bs = NULL;
 

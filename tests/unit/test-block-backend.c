@@ -16,7 +16,7 @@
 #include "block/block.h"
 #include "qapi/qapi-visit.h"
 #include "qapi-commands.h"
-#include "qemu/keyval.h"
+#include "qemu/keyval-tree.h"
 #include "sysemu/block-backend.h"
 
 #define DISK_PERM (BLK_PERM_CONSISTENT_READ | BLK_PERM_WRITE)
@@ -43,7 +43,7 @@ static int sh(const char *fmt, ...)
 static BlockBackend *open_disk(const char *opts, unsigned perm,
                                unsigned shared, Error **errp)
 {
-    JsonObject *o = keyval_parse(opts, errp);
+    JsonObject *o = keyval_parse_tree(opts, errp);
     BlockdevOptions bo = { 0 };
     BlockDriverState *bs = NULL;
     BlockBackend *blk = NULL;

@@ -19,7 +19,7 @@
 #include "block/block.h"
 #include "qapi/qapi-visit.h"
 #include "qapi-commands.h"
-#include "qemu/keyval.h"
+#include "qemu/keyval-tree.h"
 #include "sysemu/block-backend.h"
 
 static char *tmpdir;
@@ -83,7 +83,7 @@ static guint8 *make_pattern(const char *path, size_t size, guint32 seed)
 static BlockBackend *open_image(const char *opts, bool writable)
 {
     Error *err = NULL;
-    JsonObject *o = keyval_parse(opts, &err);
+    JsonObject *o = keyval_parse_tree(opts, &err);
     BlockdevOptions bo = { 0 };
     BlockDriverState *bs;
     BlockBackend *blk;

@@ -1,9 +1,9 @@
 /*
- * The keyval syntax (include/qemu/keyval.h).
+ * The keyval syntax as a tree of objects (include/qemu/keyval-tree.h).
  */
 #include <string.h>
 
-#include "qemu/keyval.h"
+#include "qemu/keyval-tree.h"
 
 /* A key fragment: letters, digits, '-' and '_' */
 static bool fragment_ok(const char *s, size_t len)
@@ -74,7 +74,7 @@ out:
     return ok;
 }
 
-JsonObject *keyval_parse(const char *params, Error **errp)
+JsonObject *keyval_parse_tree(const char *params, Error **errp)
 {
     JsonObject *root = json_object_new();
     GString *key = g_string_new(NULL), *val = g_string_new(NULL);

@@ -6,14 +6,14 @@
  * string (the keyval visitor of qapi/qapi-visit.c converts them), and a
  * key given twice keeps its last value.
  */
-#ifndef QEMU_KEYVAL_H
-#define QEMU_KEYVAL_H
+#ifndef QEMU_KEYVAL_TREE_H
+#define QEMU_KEYVAL_TREE_H
 
 #include <json-glib/json-glib.h>
 
 #include "qapi/error.h"
 
 /* A new object, or NULL with QEMU's text */
-JsonObject *keyval_parse(const char *params, Error **errp);
+JsonObject *keyval_parse_tree(const char *params, Error **errp);
 
 #endif
