@@ -22,6 +22,7 @@
 #include "monitor/qmp.h"
 #include "net/net.h"
 #include "qemu/option.h"
+#include "sysemu/blockdev.h"
 #include "sysemu/cli-compat.h"
 #include "sysemu/device.h"
 #include "sysemu/os-posix.h"
@@ -676,6 +677,8 @@ static const StartupOption startup_options[] = {
     { "nodefaults", OPT_FLAG, opt_nodefaults },
     { "serial", OPT_ARG, opt_serial },
     { "device", OPT_ARG, opt_device },
+    { "drive", OPT_ARG, blockdev_drive_option },
+    { "blockdev", OPT_ARG, blockdev_blockdev_option },
     { "no-user-config", OPT_FLAG, opt_ignore },
     { "no-shutdown", OPT_FLAG, opt_no_shutdown },
     { "no-acpi", OPT_FLAG, opt_no_acpi },

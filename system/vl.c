@@ -17,6 +17,7 @@
 #include "hw/boards.h"
 #include "hw/i386/x86-boot.h"
 #include "net/net.h"
+#include "sysemu/blockdev.h"
 #include "qemu/log.h"
 #include "qemu/option.h"
 #include "sysemu/cli-compat.h"
@@ -364,7 +365,8 @@ void qemu_init(int argc, char **argv)
     }
     if (!machine_parse_smp(ms, mc, config.smp, &err) ||
         !machine_parse_memory(ms, config.mem, &err) ||
-        !machine_apply_options(ms, config.machine, &err)) {
+        !machine_apply_options(ms, config.machine, &err) ||
+        !blockdev_create_all(mc->name, &err)) {
         exit_with(err);
     }
     ms->global_props = config.globals;

@@ -93,7 +93,10 @@ def scan_smaps(pid):
         m = re.match(r"^([0-9a-f]+)-([0-9a-f]+) ", line)
         if m:
             lo, hi = int(m.group(1), 16), int(m.group(2), 16)
-            cur = lo if hi - lo >= RAM_MB << 20 else None
+            # guest RAM plus QEMU's alignment slack; sanitizer shadow
+            # regions are terabytes and must not be taken for it
+            size = hi - lo
+            cur = lo if RAM_MB << 20 <= size < RAM_MB << 21 else None
         elif cur is not None and line.startswith("Rss:"):
             rss = int(line.split()[1])
         elif cur is not None and line.startswith("VmFlags:"):
