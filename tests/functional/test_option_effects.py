@@ -97,6 +97,12 @@ def scan_smaps(pid):
             # regions are terabytes and must not be taken for it
             size = hi - lo
             cur = lo if RAM_MB << 20 <= size < RAM_MB << 21 else None
+        elif cur is not None and line.startswith("VmFlags:") and \
+                {"nr", "dd", "nh"} <= set(line.split()[1:]):
+            # ASan's allocator regions (reserved, not dumped, no huge
+            # pages) can have the guest RAM's size; neither QEMU nor this
+            # tree maps guest RAM that way
+            cur = None
         elif cur is not None and line.startswith("Rss:"):
             rss = int(line.split()[1])
         elif cur is not None and line.startswith("VmFlags:"):
@@ -264,9 +270,18 @@ def kvm_ioctls(binary, accel):
              "-display", "none", "-S", "-qmp", f"unix:{d}/q,server=on,"
              "wait=off"], stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(100):
+        # the socket exists before the accelerator is set up; the
+        # greeting comes once start-up is over
+        for _ in range(200):
             if os.path.exists(f"{d}/q"):
-                break
+                try:
+                    with socket.socket(socket.AF_UNIX) as s:
+                        s.settimeout(20)
+                        s.connect(f"{d}/q")
+                        s.recv(4096)
+                    break
+                except OSError:
+                    pass
             time.sleep(0.1)
         p.kill()
         p.wait()
