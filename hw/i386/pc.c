@@ -41,6 +41,8 @@ static const GlobalProperty pc_compat_8_0[] = {
 static const GlobalProperty pc_compat_7_2[] = {
     { ALL_CPUS, "x-kvm-auto-enable-pv-unhalt", "off" },
     { ALL_CPUS, "x-hv-auto-enable-ipi", "off" },
+    /* Not guest ABI: which command lines start on a host without Hyper-V */
+    { ALL_CPUS, "x-hv-refuse-unsupported", "off" },
 };
 
 static const GlobalProperty pc_compat_6_1[] = {

@@ -244,6 +244,11 @@ typedef struct X86CPU {
     bool kvm_auto_enable_pv_sched_yield;
     bool hv_auto_enable_ipi;
     bool hv_auto_enable_tlbflush;
+    /*
+     * Off (pc_compat_7_2): hv-* the host's KVM lacks entirely (no
+     * KVM_CAP_HYPERV) are dropped as QEMU 7.2 drops them
+     */
+    bool hv_refuse_unsupported;
 
     /* Hyper-V (hv-* bits, see hyperv.h) */
     uint64_t hyperv_features;
