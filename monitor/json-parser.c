@@ -499,7 +499,19 @@ static void append_string(GString *out, const char *str)
     g_string_append_c(out, '"');
 }
 
-void qmp_json_append(GString *out, JsonNode *node)
+/*
+ * QEMU's two layouts: compact ({"a": 1, "b": [2]}) and, for -mon
+ * pretty=on, one member or element per line, indented by four spaces per
+ * level, an empty object or array closed on its own line.
+ */
+static void newline(GString *out, bool pretty, int level)
+{
+    if (pretty) {
+        g_string_append_printf(out, "\n%*s", 4 * level, "");
+    }
+}
+
+static void json_append(GString *out, JsonNode *node, bool pretty, int level)
 {
     char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
@@ -517,14 +529,14 @@ void qmp_json_append(GString *out, JsonNode *node)
         g_string_append_c(out, '{');
         json_object_iter_init_ordered(&it, json_node_get_object(node));
         while (json_object_iter_next_ordered(&it, &name, &member)) {
-            if (!first) {
-                g_string_append(out, ", ");
-            }
+            g_string_append(out, first ? "" : pretty ? "," : ", ");
             first = false;
+            newline(out, pretty, level + 1);
             append_string(out, name);
             g_string_append(out, ": ");
-            qmp_json_append(out, member);
+            json_append(out, member, pretty, level + 1);
         }
+        newline(out, pretty, level);
         g_string_append_c(out, '}');
         return;
     }
@@ -534,11 +546,12 @@ void qmp_json_append(GString *out, JsonNode *node)
 
         g_string_append_c(out, '[');
         for (i = 0; i < n; i++) {
-            if (i) {
-                g_string_append(out, ", ");
-            }
-            qmp_json_append(out, json_array_get_element(arr, i));
+            g_string_append(out, !i ? "" : pretty ? "," : ", ");
+            newline(out, pretty, level + 1);
+            json_append(out, json_array_get_element(arr, i), pretty,
+                        level + 1);
         }
+        newline(out, pretty, level);
         g_string_append_c(out, ']');
         return;
     }
@@ -560,6 +573,16 @@ void qmp_json_append(GString *out, JsonNode *node)
         g_string_append_printf(out, "%" PRId64, json_node_get_int(node));
         break;
     }
+}
+
+void qmp_json_append(GString *out, JsonNode *node)
+{
+    json_append(out, node, false, 0);
+}
+
+void qmp_json_append_pretty(GString *out, JsonNode *node)
+{
+    json_append(out, node, true, 0);
 }
 
 char *qmp_json_to_string(JsonNode *node)

@@ -47,5 +47,7 @@ JsonNode *qmp_json_parse(const char *str, Error **errp);
 /* Formats a value as QEMU's QMP output does: {"a": 1, "b": [2, 3]}. */
 char *qmp_json_to_string(JsonNode *node);
 void qmp_json_append(GString *out, JsonNode *node);
+/* -mon pretty=on: one member per line, four spaces per level, "\n" */
+void qmp_json_append_pretty(GString *out, JsonNode *node);
 
 #endif

@@ -2,10 +2,10 @@
  * QMP commands a management layer (libvirt) needs to probe this emulator
  * and start guests on it:
  *   query-qmp-schema, qom-list-properties, query-command-line-options,
- *   query-migrate-capabilities, migrate-set-capabilities,
- *   query-named-block-nodes, query-block
- * (device-list-properties is in system/device.c, query-chardev in
- * chardev/char.c).
+ *   query-migrate-capabilities, migrate-set-capabilities
+ * (device-list-properties is in system/qdev-monitor.c, query-chardev in
+ * chardev/char.c, query-block and query-named-block-nodes in
+ * block/qapi.c).
  *
  * query-qmp-schema describes every command, event and type of
  * qapi/schema.json (generated), including device_add's json-cli-hotplug
@@ -170,17 +170,4 @@ JsonNode *qmp_migrate_set_capabilities(
         migrate_cap_state[c->capability] = c->state;
     }
     return qmp_empty_return();
-}
-
-/* Block layer: this build has no block devices ------------------------------ */
-
-JsonNode *qmp_query_named_block_nodes(const QmpArgsQueryNamedBlockNodes *args,
-                                      Error **errp)
-{
-    return json_node_init_array(json_node_alloc(), json_array_new());
-}
-
-JsonNode *qmp_query_block(Error **errp)
-{
-    return json_node_init_array(json_node_alloc(), json_array_new());
 }

@@ -87,6 +87,16 @@ JsonNode *qmp_query_name(Error **errp)
     return take_object(o);
 }
 
+/* -uuid, or QEMU's all-zero default */
+JsonNode *qmp_query_uuid(Error **errp)
+{
+    JsonObject *o = json_object_new();
+
+    json_object_set_string_member(o, "UUID", qemu_uuid ? qemu_uuid :
+                                  "00000000-0000-0000-0000-000000000000");
+    return take_object(o);
+}
+
 JsonNode *qmp_query_target(Error **errp)
 {
     JsonObject *o = json_object_new();

@@ -54,6 +54,7 @@
 typedef struct Monitor {
     Chardev *chr;
     bool commands_enabled;  /* after qmp_capabilities */
+    bool pretty;            /* -mon pretty=on, -qmp-pretty */
     JsonStream *stream;
 } Monitor;
 
@@ -65,8 +66,24 @@ static void monitor_send(Monitor *mon, JsonObject *obj)
     JsonNode *root = json_node_init_object(json_node_alloc(), obj);
     GString *line = g_string_new(NULL);
 
-    qmp_json_append(line, root);
-    g_string_append(line, "\r\n");
+    if (mon->pretty) {
+        /* Every line ends in CRLF, as the monitor writes them */
+        GString *text = g_string_new(NULL);
+        char **lines;
+
+        qmp_json_append_pretty(text, root);
+        lines = g_strsplit(text->str, "\n", -1);
+        g_string_free(text, TRUE);
+        g_free(g_string_free(line, TRUE));
+        line = g_string_new(NULL);
+        for (char **l = lines; *l; l++) {
+            g_string_append_printf(line, "%s\r\n", *l);
+        }
+        g_strfreev(lines);
+    } else {
+        qmp_json_append(line, root);
+        g_string_append(line, "\r\n");
+    }
     if (qemu_chr_is_connected(mon->chr)) {
         qemu_chr_write_all(mon->chr, (const uint8_t *)line->str, line->len);
     }
@@ -348,7 +365,7 @@ static void monitor_event(void *opaque, ChardevEvent event)
     }
 }
 
-static bool monitor_init_qmp(Chardev *chr, Error **errp)
+static bool monitor_init_qmp(Chardev *chr, bool pretty, Error **errp)
 {
     Monitor *mon = g_new0(Monitor, 1);
     ChardevHandlers h = {
@@ -358,6 +375,7 @@ static bool monitor_init_qmp(Chardev *chr, Error **errp)
     };
 
     mon->chr = chr;
+    mon->pretty = pretty;
     mon->stream = json_stream_new(monitor_handle_value, mon);
     if (!monitors) {
         monitors = g_ptr_array_new();
@@ -401,10 +419,13 @@ bool qemu_mon_add(const char *optarg, Error **errp)
         error_setg(errp, "chardev \"%s\" not found", id);
     } else if (!mode || !strcmp(mode, "readline")) {
         /* QEMU's default mode: the human monitor */
-        ok = monitor_init_hmp(chr, errp);
+        if (pretty) {
+            error_setg(errp, "'pretty' is not compatible with HMP monitors");
+        } else {
+            ok = monitor_init_hmp(chr, errp);
+        }
     } else {
-        (void)pretty; /* accepted; replies are always compact */
-        ok = monitor_init_qmp(chr, errp);
+        ok = monitor_init_qmp(chr, pretty, errp);
     }
     qemu_opts_free(opts);
     return ok;
@@ -422,7 +443,7 @@ char *qemu_monitor_compat_id(void)
     return g_strdup_printf("compat_monitor%d", count++);
 }
 
-bool qemu_qmp_add(const char *optarg, Error **errp)
+static bool qmp_add(const char *optarg, bool pretty, Error **errp)
 {
     char *id = qemu_monitor_compat_id();
     char *opts = NULL;
@@ -436,8 +457,18 @@ bool qemu_qmp_add(const char *optarg, Error **errp)
         return false;
     }
     chr = qemu_chr_new_from_str(id, opts, errp);
-    ok = chr && monitor_init_qmp(chr, errp);
+    ok = chr && monitor_init_qmp(chr, pretty, errp);
     g_free(opts);
     g_free(id);
     return ok;
+}
+
+bool qemu_qmp_add(const char *optarg, Error **errp)
+{
+    return qmp_add(optarg, false, errp);
+}
+
+bool qemu_qmp_pretty_add(const char *optarg, Error **errp)
+{
+    return qmp_add(optarg, true, errp);
 }

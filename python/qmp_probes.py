@@ -12,6 +12,11 @@ import json
 
 # Valid, harmless arguments per command (every required argument present)
 BASE = {
+    # a node that cannot open: every probe QEMU accepts fails harmlessly
+    "blockdev-add": {"driver": "file", "node-name": "probe0",
+                     "filename": "/nonexistent/probe"},
+    "blockdev-del": {"node-name": "nope"},
+    "block_resize": {"node-name": "nope", "size": 0},
     "device-list-properties": {"typename": "x86_64-cpu"},
     # -machine none has no ISA bus: refused before anything is created
     "device_add": {"driver": "isa-debug-exit"},
@@ -33,6 +38,7 @@ BASE = {
     "query-cpu-model-expansion": {"type": "static",
                                   "model": {"name": "qemu64", "props": {}}},
     "query-named-block-nodes": {"flat": True},
+    "query-blockstats": {"query-nodes": True},
 }
 # Commands whose probes need a session before negotiation
 SKIP = {"qmp_capabilities"}

@@ -2,20 +2,31 @@
  * The QMP argument visitor (include/qapi/qapi-visit.h): one walk over a
  * command's descriptor table replaces per-command argument code, so that
  * every command checks its arguments the same way, with QEMU's texts.
+ * The same walk reads -blockdev's JSON and keyval forms.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "qapi-types.h"
 #include "qapi/qapi-visit.h"
+#include "qemu/option.h"
 
 static const char *const kind_json_name[] = {
     [QAPI_STR] = "string",   [QAPI_INT] = "integer", [QAPI_BOOL] = "boolean",
     [QAPI_NUMBER] = "number", [QAPI_ANY] = "any",    [QAPI_NULL] = "null",
     [QAPI_ENUM] = "string",  [QAPI_STRUCT] = "object", [QAPI_LIST] = "array",
+    [QAPI_ALTERNATE] = "alternate",
 };
 
-static bool visit_struct_at(const QapiStructDesc *desc, JsonObject *obj,
-                            const char *path, void *out, Error **errp);
+typedef struct Visit {
+    bool keyval;    /* scalars arrive as strings (-blockdev a=b,c.d=e) */
+} Visit;
+
+static bool visit_struct_at(const Visit *v, const QapiStructDesc *desc,
+                            JsonObject *obj, const char *path, void *out,
+                            Error **errp);
 
 static char *member_path(const char *path, const char *name)
 {
@@ -35,15 +46,115 @@ static bool type_error(const char *path, QapiKind kind, Error **errp)
     return false;
 }
 
+/* keyval scalars: QEMU's keyval visitor's conversions and texts */
+static bool keyval_scalar(QapiKind kind, const char *s, const char *path,
+                          void *dst, Error **errp)
+{
+    char *end;
+
+    switch (kind) {
+    case QAPI_INT: {
+        long long v;
+
+        errno = 0;
+        v = strtoll(s, &end, 0);
+        if (!*s || *end || errno) {
+            error_setg(errp, "Parameter '%s' expects integer", path);
+            return false;
+        }
+        *(int64_t *)dst = v;
+        return true;
+    }
+    case QAPI_BOOL: {
+        Error *err = NULL;
+
+        if (!qapi_bool_parse(path, s, dst, &err)) {
+            error_free(err);
+            error_setg(errp, "Parameter '%s' expects 'on' or 'off'", path);
+            return false;
+        }
+        return true;
+    }
+    case QAPI_NUMBER:
+        errno = 0;
+        *(double *)dst = strtod(s, &end);
+        if (!*s || *end || errno) {
+            error_setg(errp, "Parameter '%s' expects number", path);
+            return false;
+        }
+        return true;
+    default:
+        g_assert_not_reached();
+    }
+}
+
+static bool visit_enum(const char *const *values, JsonNode *n,
+                       const char *name, const char *path, void *dst,
+                       Error **errp)
+{
+    const char *s;
+    int i;
+
+    if (value_type(n) != G_TYPE_STRING) {
+        return type_error(path, QAPI_ENUM, errp);
+    }
+    s = json_node_get_string(n);
+    for (i = 0; values[i]; i++) {
+        if (!strcmp(values[i], s)) {
+            *(int *)dst = i;
+            return true;
+        }
+    }
+    error_setg(errp, "Parameter '%s' does not accept value '%s'", name, s);
+    return false;
+}
+
+/* An alternate: the branch of the value's JSON type */
+static bool visit_alternate(const Visit *v, const QapiAltDesc *alt,
+                            JsonNode *n, const char *name, const char *path,
+                            void *dst, Error **errp)
+{
+    QapiAltKind *kind = (QapiAltKind *)((char *)dst + alt->kind_offset);
+    char *base = dst;
+
+    if (JSON_NODE_HOLDS_OBJECT(n) && alt->obj) {
+        void *o = g_malloc0(alt->obj->size);
+
+        *kind = QAPI_ALT_OBJECT;
+        *(void **)(base + alt->obj_offset) = o;
+        return visit_struct_at(v, alt->obj, json_node_get_object(n), path, o,
+                               errp);
+    }
+    if (value_type(n) == G_TYPE_STRING && alt->has_str) {
+        *kind = QAPI_ALT_STRING;
+        if (alt->str_kind == QAPI_ENUM) {
+            return visit_enum(alt->enum_values, n, name, path,
+                              base + alt->str_offset, errp);
+        }
+        *(const char **)(base + alt->str_offset) = json_node_get_string(n);
+        return true;
+    }
+    if (JSON_NODE_HOLDS_NULL(n) && alt->has_null) {
+        *kind = QAPI_ALT_NULL;
+        return true;
+    }
+    error_setg(errp, "Invalid parameter type for '%s', expected: %s", name,
+               alt->name);
+    return false;
+}
+
 /*
  * One value of the given kind at dst.  name is the member's own name (the
  * enum error names it alone, as QEMU does), path its full path.
  */
-static bool visit_value(QapiKind kind, const char *const *enum_values,
-                        const QapiStructDesc *sub, QapiKind elem_kind,
-                        size_t elem_size, JsonNode *n, const char *name,
+static bool visit_value(const Visit *v, const QapiMemberDesc *m,
+                        QapiKind kind, JsonNode *n, const char *name,
                         const char *path, void *dst, Error **errp)
 {
+    if (v->keyval && value_type(n) == G_TYPE_STRING &&
+        (kind == QAPI_INT || kind == QAPI_BOOL || kind == QAPI_NUMBER)) {
+        return keyval_scalar(kind, json_node_get_string(n), path, dst, errp);
+    }
     switch (kind) {
     case QAPI_STR:
         if (value_type(n) != G_TYPE_STRING) {
@@ -82,28 +193,16 @@ static bool visit_value(QapiKind kind, const char *const *enum_values,
         }
         *(JsonNode **)dst = n;
         return true;
-    case QAPI_ENUM: {
-        const char *s;
-        int i;
-
-        if (value_type(n) != G_TYPE_STRING) {
-            return type_error(path, kind, errp);
-        }
-        s = json_node_get_string(n);
-        for (i = 0; enum_values[i]; i++) {
-            if (!strcmp(enum_values[i], s)) {
-                *(int *)dst = i;
-                return true;
-            }
-        }
-        error_setg(errp, "Parameter '%s' does not accept value '%s'", name, s);
-        return false;
-    }
+    case QAPI_ENUM:
+        return visit_enum(m->enum_values, n, name, path, dst, errp);
     case QAPI_STRUCT:
         if (!JSON_NODE_HOLDS_OBJECT(n)) {
             return type_error(path, kind, errp);
         }
-        return visit_struct_at(sub, json_node_get_object(n), path, dst, errp);
+        return visit_struct_at(v, m->sub, json_node_get_object(n), path, dst,
+                               errp);
+    case QAPI_ALTERNATE:
+        return visit_alternate(v, m->alt, n, name, path, dst, errp);
     case QAPI_LIST: {
         struct { unsigned len; void *items; } *list = dst;
         JsonArray *a;
@@ -114,12 +213,13 @@ static bool visit_value(QapiKind kind, const char *const *enum_values,
         }
         a = json_node_get_array(n);
         list->len = json_array_get_length(a);
-        list->items = g_malloc0(elem_size * (list->len ? list->len : 1));
+        list->items = g_malloc0(m->elem_size * (list->len ? list->len : 1));
         for (i = 0; i < list->len; i++) {
             char *epath = g_strdup_printf("%s[%u]", path, i);
-            bool ok = visit_value(elem_kind, enum_values, sub, 0, 0,
+            bool ok = visit_value(v, m, m->elem_kind,
                                   json_array_get_element(a, i), name, epath,
-                                  (char *)list->items + i * elem_size, errp);
+                                  (char *)list->items + i * m->elem_size,
+                                  errp);
 
             g_free(epath);
             if (!ok) {
@@ -132,8 +232,9 @@ static bool visit_value(QapiKind kind, const char *const *enum_values,
     g_assert_not_reached();
 }
 
-static bool visit_members(const QapiMemberDesc *members, JsonObject *obj,
-                          const char *path, void *out, Error **errp)
+static bool visit_members(const Visit *v, const QapiMemberDesc *members,
+                          JsonObject *obj, const char *path, void *out,
+                          Error **errp)
 {
     const QapiMemberDesc *m;
 
@@ -151,8 +252,7 @@ static bool visit_members(const QapiMemberDesc *members, JsonObject *obj,
             if (m->has_offset >= 0) {
                 *(bool *)((char *)out + m->has_offset) = true;
             }
-            ok = visit_value(m->kind, m->enum_values, m->sub, m->elem_kind,
-                             m->elem_size, n, m->name, mpath,
+            ok = visit_value(v, m, m->kind, n, m->name, mpath,
                              (char *)out + m->offset, errp);
         }
         g_free(mpath);
@@ -163,11 +263,9 @@ static bool visit_members(const QapiMemberDesc *members, JsonObject *obj,
     return true;
 }
 
-static bool has_member(const QapiMemberDesc *members, const char *name)
+static bool in_members(const QapiMemberDesc *m, const char *name)
 {
-    const QapiMemberDesc *m;
-
-    for (m = members; m && m->name; m++) {
+    for (; m && m->name; m++) {
         if (!strcmp(m->name, name)) {
             return true;
         }
@@ -175,51 +273,48 @@ static bool has_member(const QapiMemberDesc *members, const char *name)
     return false;
 }
 
-/* The variant a union's discriminator (already visited) selects, or NULL */
-static const QapiVariantDesc *union_case(const QapiStructDesc *desc,
-                                         const void *out)
+static const QapiStructDesc *variant_of(const QapiStructDesc *desc, int tag)
 {
-    const QapiVariantDesc *v;
-    int tag;
-
-    if (!desc || !desc->variants) {
-        return NULL;
-    }
-    tag = *(const int *)((const char *)out + desc->variants->tag_offset);
-    for (v = desc->variants->cases; v->tag_value >= 0; v++) {
-        if (v->tag_value == tag) {
-            return v;
-        }
-    }
-    return NULL;
+    return desc && desc->discriminator && tag >= 0 ? desc->variants[tag]
+                                                   : NULL;
 }
 
-static bool visit_struct_at(const QapiStructDesc *desc, JsonObject *obj,
-                            const char *path, void *out, Error **errp)
+bool qapi_struct_has_member(const QapiStructDesc *desc, int tag,
+                            const char *name)
 {
-    const QapiMemberDesc *vmembers = NULL;
-    const QapiVariantDesc *v;
+    const QapiStructDesc *var = variant_of(desc, tag);
+
+    return (desc && in_members(desc->members, name)) ||
+           (var && in_members(var->members, name));
+}
+
+static bool visit_struct_at(const Visit *v, const QapiStructDesc *desc,
+                            JsonObject *obj, const char *path, void *out,
+                            Error **errp)
+{
+    const QapiStructDesc *var = NULL;
     JsonObjectIter it;
     const char *name;
     JsonNode *node;
+    int tag = -1;
 
-    if (!visit_members(desc ? desc->members : NULL, obj, path, out, errp)) {
+    if (!visit_members(v, desc ? desc->members : NULL, obj, path, out, errp)) {
         return false;
     }
-    /* A union: the base first, then the selected variant's members */
-    v = union_case(desc, out);
-    if (v) {
-        vmembers = v->desc->members;
-        if (!visit_members(vmembers, obj, path, (char *)out + v->offset,
-                           errp)) {
+    if (desc && desc->discriminator) {
+        /* The discriminator is a required enum member of the base */
+        tag = *(int *)((char *)out + desc->discriminator_offset);
+        var = variant_of(desc, tag);
+        if (var && !visit_members(v, var->members, obj, path,
+                                  (char *)out + desc->variants_offset,
+                                  errp)) {
             return false;
         }
     }
     /* Then what the declaration lacks, in the request's order */
     json_object_iter_init_ordered(&it, obj);
     while (json_object_iter_next_ordered(&it, &name, &node)) {
-        if (!has_member(desc ? desc->members : NULL, name) &&
-            !has_member(vmembers, name)) {
+        if (!qapi_struct_has_member(desc, tag, name)) {
             char *mpath = member_path(path, name);
 
             error_setg(errp, "Parameter '%s' is unexpected", mpath);
@@ -233,37 +328,68 @@ static bool visit_struct_at(const QapiStructDesc *desc, JsonObject *obj,
 bool qapi_visit_struct(const QapiStructDesc *desc, JsonObject *obj,
                        void *out, Error **errp)
 {
-    return visit_struct_at(desc, obj, NULL, out, errp);
+    static const Visit json = { .keyval = false };
+
+    return visit_struct_at(&json, desc, obj, NULL, out, errp);
 }
 
-static void free_value(QapiKind kind, const QapiStructDesc *sub,
-                       QapiKind elem_kind, size_t elem_size, void *p)
+bool qapi_visit_struct_keyval(const QapiStructDesc *desc, JsonObject *obj,
+                              void *out, Error **errp)
+{
+    static const Visit keyval = { .keyval = true };
+
+    return visit_struct_at(&keyval, desc, obj, NULL, out, errp);
+}
+
+static void free_members(const QapiMemberDesc *members, void *out);
+
+static void free_value(const QapiMemberDesc *m, QapiKind kind, void *p)
 {
     if (kind == QAPI_STRUCT) {
-        qapi_struct_free(sub, p);
+        qapi_struct_free(m->sub, p);
+    } else if (kind == QAPI_ALTERNATE) {
+        const QapiAltDesc *alt = m->alt;
+        void **o = (void **)((char *)p + alt->obj_offset);
+
+        if (alt->obj && *o) {
+            qapi_struct_free(alt->obj, *o);
+            g_free(*o);
+            *o = NULL;
+        }
     } else if (kind == QAPI_LIST) {
         struct { unsigned len; void *items; } *list = p;
         unsigned i;
 
         for (i = 0; list->items && i < list->len; i++) {
-            free_value(elem_kind, sub, 0, 0,
-                       (char *)list->items + i * elem_size);
+            free_value(m, m->elem_kind, (char *)list->items + i * m->elem_size);
         }
         g_free(list->items);
         list->items = NULL;
     }
 }
 
-void qapi_struct_free(const QapiStructDesc *desc, void *out)
+static void free_members(const QapiMemberDesc *members, void *out)
 {
-    const QapiVariantDesc *v = union_case(desc, out);
     const QapiMemberDesc *m;
 
-    for (m = desc ? desc->members : NULL; m && m->name; m++) {
-        free_value(m->kind, m->sub, m->elem_kind, m->elem_size,
-                   (char *)out + m->offset);
+    for (m = members; m && m->name; m++) {
+        free_value(m, m->kind, (char *)out + m->offset);
     }
-    if (v) {
-        qapi_struct_free(v->desc, (char *)out + v->offset);
+}
+
+void qapi_struct_free(const QapiStructDesc *desc, void *out)
+{
+    const QapiStructDesc *var;
+
+    if (!desc) {
+        return;
+    }
+    free_members(desc->members, out);
+    if (desc->discriminator) {
+        var = variant_of(desc, *(int *)((char *)out +
+                                        desc->discriminator_offset));
+        if (var) {
+            free_members(var->members, (char *)out + desc->variants_offset);
+        }
     }
 }

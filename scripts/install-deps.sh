@@ -6,6 +6,8 @@
 #   --upstream-qtest  what building upstream QEMU 7.2's qtest programs needs
 set -e
 pkgs="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev libjson-glib-dev python3"
+# qcow2's compressed clusters
+pkgs="$pkgs zlib1g-dev"
 # -sandbox (optional at build time: without it only -sandbox off works)
 pkgs="$pkgs libseccomp-dev"
 # -netdev user
@@ -33,6 +35,10 @@ if [ $tests = yes ]; then
     pkgs="$pkgs git"
     # tap tests: network namespaces, tap and veth devices
     pkgs="$pkgs iproute2"
+    # option-effects: the KVM calls an option makes, seen with strace
+    pkgs="$pkgs strace"
+    # qemu-img is the oracle of the image format tests
+    pkgs="$pkgs qemu-utils"
     # tests/libvirt: libvirt 9.0's embedded QEMU driver, virsh, the
     # libvirt-qemu user it looks up, and the Python bindings
     pkgs="$pkgs libvirt-daemon libvirt-clients libvirt-daemon-driver-qemu"

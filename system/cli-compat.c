@@ -8,14 +8,21 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <time.h>
+
 #include <json-glib/json-glib.h>
 
+#include "hw/rtc/mc146818rtc.h"
 #include "qemu/option.h"
 #include "sysemu/cli-compat.h"
 
 /*
  * The merged -rtc keys, checked as QEMU 7.2 checks them once the command
- * line is read: the base, then clock and driftfix.
+ * line is read: the base, then clock and driftfix.  What they ask of the
+ * board's RTC is handed to it (rtc_set_config()): base=utc shows UTC,
+ * base=localtime the host's local time at start-up, base=DATE that date
+ * at start-up; clock=host follows the host's wall clock, rt its
+ * monotonic clock, vm the VM's running time.
  */
 bool cli_rtc_check(QemuOpts *opts, Error **errp)
 {
@@ -24,10 +31,19 @@ bool cli_rtc_check(QemuOpts *opts, Error **errp)
     const char *base = qemu_opt_get(opts, "base");
     const char *clock = qemu_opt_get(opts, "clock");
     const char *driftfix = qemu_opt_get(opts, "driftfix");
+    int64_t now = g_get_real_time() / G_USEC_PER_SEC, offset = 0;
+    RTCClockKind kind = RTC_CLOCK_HOST;
 
-    if (base && strcmp(base, "utc") && strcmp(base, "localtime")) {
+    if (base && !strcmp(base, "localtime")) {
+        time_t t = now;
+        struct tm tm;
+
+        localtime_r(&t, &tm);
+        offset = tm.tm_gmtoff;
+    } else if (base && strcmp(base, "utc")) {
         /* a start date: YYYY-MM-DDTHH:MM:SS or YYYY-MM-DD */
-        int y, mo, d, h, mi, sec;
+        struct tm tm = { 0 };
+        int y, mo, d, h = 0, mi = 0, sec = 0;
 
         if (sscanf(base, "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &h, &mi, &sec) !=
                 6 &&
@@ -37,6 +53,13 @@ bool cli_rtc_check(QemuOpts *opts, Error **errp)
                               "'2006-06-17'\n");
             return false;
         }
+        tm.tm_year = y - 1900;
+        tm.tm_mon = mo - 1;
+        tm.tm_mday = d;
+        tm.tm_hour = h;
+        tm.tm_min = mi;
+        tm.tm_sec = sec;
+        offset = (int64_t)timegm(&tm) - now;
     }
     if (clock && !g_strv_contains(clocks, clock)) {
         error_setg(errp, "invalid option value '%s'", clock);
@@ -46,6 +69,19 @@ bool cli_rtc_check(QemuOpts *opts, Error **errp)
         error_setg(errp, "invalid option value '%s'", driftfix);
         return false;
     }
+    if (driftfix && !strcmp(driftfix, "slew")) {
+        /* Lost-tick compensation of the periodic interrupt, which is not
+         * emulated: accepting it would change nothing */
+        error_setg(errp, "driftfix=slew is not supported by this build: the "
+                   "RTC's periodic interrupt is not emulated yet");
+        return false;
+    }
+    if (clock && !strcmp(clock, "rt")) {
+        kind = RTC_CLOCK_RT;
+    } else if (clock && !strcmp(clock, "vm")) {
+        kind = RTC_CLOCK_VM;
+    }
+    rtc_set_config(kind, offset);
     return true;
 }
 
@@ -113,17 +149,82 @@ bool cli_boot_check(QemuOpts *opts, Error **errp)
     return true;
 }
 
+static const char *const audio_drivers[] = {
+    "none", "alsa", "coreaudio", "dbus", "dsound", "jack", "oss", "pa",
+    "pipewire", "sdl", "sndio", "spice", "wav", NULL,
+};
+
+/* QEMU 7.2's sound cards for -audio model=, with its descriptions */
+static const char *const sound_cards[][2] = {
+    { "ac97", "Intel 82801AA AC97 Audio" },
+    { "adlib", "Yamaha YM3812 (OPL2)" },
+    { "cs4231a", "CS4231A" },
+    { "es1370", "ENSONIQ AudioPCI ES1370" },
+    { "gus", "Gravis Ultrasound GF1" },
+    { "hda", "Intel HD Audio" },
+    { "pcspk", "PC speaker" },
+    { "sb16", "Creative Sound Blaster 16" },
+};
+
+/*
+ * The members of an Audiodev with the "none" driver: driver, id, the
+ * timer period and the per-direction settings
+ */
+static bool audiodev_member_known(const char *name)
+{
+    return !strcmp(name, "driver") || !strcmp(name, "id") ||
+           !strcmp(name, "timer-period") || g_str_has_prefix(name, "in.") ||
+           g_str_has_prefix(name, "out.");
+}
+
+/* The driver of an Audiodev: known to QEMU, and "none" here */
+static bool audiodev_check_driver(const char *driver, Error **errp)
+{
+    if (!driver) {
+        error_setg(errp, "Parameter 'driver' is missing");
+        return false;
+    }
+    if (!g_strv_contains(audio_drivers, driver)) {
+        error_setg(errp, "Parameter 'driver' does not accept value '%s'",
+                   driver);
+        return false;
+    }
+    if (strcmp(driver, "none")) {
+        error_setg(errp, "audio driver '%s' is not supported by this build "
+                   "(only 'none')", driver);
+        return false;
+    }
+    return true;
+}
+
+/* with_model: -audio's own "model" key is not an Audiodev member */
+static bool audiodev_check_members(QemuOpts *opts, bool with_model,
+                                   Error **errp)
+{
+    guint i;
+
+    for (i = 0; i < opts->opts->len; i++) {
+        QemuOpt *o = g_ptr_array_index(opts->opts, i);
+
+        if (!audiodev_member_known(o->name) &&
+            !(with_model && !strcmp(o->name, "model"))) {
+            error_setg(errp, "Parameter '%s' is unexpected", o->name);
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * -audiodev: a sound backend for devices to name.  With no sound device
+ * in this build nothing uses it, as a QEMU 7.2 audiodev no device names.
+ */
 bool cli_audiodev_parse(const char *optarg, Error **errp)
 {
-    static const char *const drivers[] = {
-        "none", "alsa", "coreaudio", "dbus", "dsound", "jack", "oss", "pa",
-        "pipewire", "sdl", "sndio", "spice", "wav", NULL,
-    };
     const char *driver = NULL, *id = NULL;
     JsonObject *json = NULL;
     QemuOpts *opts = NULL;
     bool ok = false;
-    int i;
 
     if (optarg[0] == '{') {
         json = qemu_opts_parse_json(optarg, errp);
@@ -148,19 +249,8 @@ bool cli_audiodev_parse(const char *optarg, Error **errp)
         error_setg(errp, "Parameter 'id' is missing");
         goto out;
     }
-    for (i = 0; drivers[i] && strcmp(drivers[i], driver); i++) {
-    }
-    if (!drivers[i]) {
-        error_setg(errp, "Parameter 'driver' does not accept value '%s'",
-                   driver);
-        goto out;
-    }
-    if (strcmp(driver, "none")) {
-        error_setg(errp, "audio driver '%s' is not supported by this build "
-                   "(only 'none')", driver);
-        goto out;
-    }
-    ok = true;
+    ok = audiodev_check_driver(driver, errp) &&
+         (!opts || audiodev_check_members(opts, false, errp));
 out:
     if (opts) {
         qemu_opts_free(opts);
@@ -168,6 +258,66 @@ out:
     if (json) {
         json_object_unref(json);
     }
+    return ok;
+}
+
+/*
+ * -audio [driver=]DRIVER[,model=CARD]: an audiodev plus a sound card,
+ * checked as QEMU 7.2 checks them (the Audiodev, then the card's name).
+ * This build emulates no sound card, so a valid model is refused saying so
+ * instead of starting without the card.  Without a model QEMU 7.2 says
+ * "Parameter 'model' is missing"; here, as in QEMU 8.0 and later, it is
+ * an audiodev alone: libqtest's launch line passes "-audio none"
+ * (design §5), and an audiodev no device uses changes nothing.
+ */
+bool cli_audio_parse(const char *optarg, Error **errp)
+{
+    QemuOpts *opts;
+    const char *model;
+    bool ok = false;
+    size_t i;
+
+    if (!strcmp(optarg, "help")) {
+        printf("Available audio drivers:\nnone\n");
+        exit(0);
+    }
+    opts = keyval_parse(optarg, "driver", NULL, errp);
+    if (!opts) {
+        return false;
+    }
+    model = qemu_opt_get(opts, "model");
+    if (!audiodev_check_members(opts, true, errp) ||
+        !audiodev_check_driver(qemu_opt_get(opts, "driver"), errp)) {
+        goto out;
+    }
+    if (!model) {
+        /* An audiodev alone, as QEMU 8.0 and later take it (libqtest's
+         * launch line passes "-audio none", design §5) */
+        ok = true;
+        goto out;
+    }
+    for (i = 0; i < G_N_ELEMENTS(sound_cards); i++) {
+        if (!strcmp(sound_cards[i][0], model)) {
+            break;
+        }
+    }
+    if (i == G_N_ELEMENTS(sound_cards)) {
+        GString *list = g_string_new(NULL);
+
+        for (i = 0; i < G_N_ELEMENTS(sound_cards); i++) {
+            g_string_append_printf(list, "%-11s %s\n", sound_cards[i][0],
+                                   sound_cards[i][1]);
+        }
+        error_setg(errp, "Unknown sound card name `%s'", model);
+        error_append_hint(errp, "Valid sound card names (comma separated):\n"
+                          "%s", list->str);
+        g_string_free(list, TRUE);
+        goto out;
+    }
+    error_setg(errp, "sound card '%s' is not supported by this build: no "
+               "sound device is emulated", model);
+out:
+    qemu_opts_free(opts);
     return ok;
 }
 

@@ -17,6 +17,7 @@
 
 #include "exec/memory.h"
 #include "qemu/rcu.h"
+#include "sysemu/hostmem.h"
 
 static GRecMutex memory_lock;
 static int transaction_depth;
@@ -188,11 +189,9 @@ bool memory_region_init_ram(MemoryRegion *mr, Object *owner,
         error_setg(errp, "cannot set up guest memory '%s': size is 0", name);
         return false;
     }
-    p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) {
-        error_setg(errp, "cannot set up guest memory '%s': %s", name,
-                   strerror(errno));
+    /* Every RAM region is mapped as the machine's RAM backing says */
+    p = host_mem_map(name, size, host_mem_ram_backing(), errp);
+    if (!p) {
         return false;
     }
     memory_region_init_ram_ptr(mr, owner, name, size, p);

@@ -153,7 +153,12 @@ bool os_pidfile_create(const char *path, Error **errp)
 
 /* -overcommit ------------------------------------------------------------ */
 
-static bool mem_lock;
+static bool mem_lock, cpu_pm;
+
+bool os_overcommit_cpu_pm(void)
+{
+    return cpu_pm;
+}
 
 bool os_overcommit_parse(const char *optarg, Error **errp)
 {
@@ -177,8 +182,8 @@ bool os_overcommit_parse(const char *optarg, Error **errp)
     /* Each -overcommit sets both, as in QEMU 7.2: the last one counts */
     mem_lock = qemu_opt_get_bool(opts, "mem-lock", false, &err);
     if (!err) {
-        /* cpu-pm=on lets a guest idle in its vCPU; KVM decides here */
-        qemu_opt_get_bool(opts, "cpu-pm", false, &err);
+        /* cpu-pm=on lets a guest idle in its vCPU (accel/kvm) */
+        cpu_pm = qemu_opt_get_bool(opts, "cpu-pm", false, &err);
     }
     unused = qemu_opts_first_unused(opts);
     if (err) {

@@ -16,6 +16,7 @@
 #include <glib-unix.h>
 
 #include "monitor/qmp.h"
+#include "sysemu/qtest.h"
 #include "sysemu/runstate.h"
 
 static RunState current_state = RUN_STATE_PRELAUNCH;
@@ -53,9 +54,45 @@ bool runstate_is_running(void)
     return current_state == RUN_STATE_RUNNING;
 }
 
+/*
+ * QEMU's virtual clock: it runs while the VM runs and stands while it is
+ * stopped; under the qtest accelerator it is qtest's clock.  -rtc
+ * clock=vm keeps the RTC on it.
+ */
+static int64_t vm_clock_accumulated_ns;
+static int64_t vm_clock_running_since_ns = -1;
+
+int64_t vm_clock_get_ns(void)
+{
+    int64_t ns = vm_clock_accumulated_ns;
+
+    if (qtest_enabled()) {
+        return qtest_clock_get_ns();
+    }
+    if (vm_clock_running_since_ns >= 0) {
+        ns += g_get_monotonic_time() * 1000 - vm_clock_running_since_ns;
+    }
+    return ns;
+}
+
+/* Every change of run state goes through here, for the virtual clock */
+static void set_state(RunState state)
+{
+    bool was_running = current_state == RUN_STATE_RUNNING;
+    bool running = state == RUN_STATE_RUNNING;
+
+    if (was_running && !running) {
+        vm_clock_accumulated_ns = vm_clock_get_ns();
+        vm_clock_running_since_ns = -1;
+    } else if (!was_running && running) {
+        vm_clock_running_since_ns = g_get_monotonic_time() * 1000;
+    }
+    current_state = state;
+}
+
 void runstate_set(RunState state)
 {
-    current_state = state;
+    set_state(state);
 }
 
 void runstate_set_hooks(const RunstateHooks *h)
@@ -86,12 +123,12 @@ void vm_stop(RunState state)
         if (hooks && hooks->pause_all) {
             hooks->pause_all();
         }
-        current_state = state;
+        set_state(state);
         qmp_event_send("STOP", NULL);
     } else if (current_state == RUN_STATE_PRELAUNCH) {
         /* QEMU keeps "prelaunch" (and sends no STOP) until the first cont */
     } else {
-        current_state = state;
+        set_state(state);
     }
 }
 
@@ -100,7 +137,7 @@ bool vm_start(void)
     if (current_state == RUN_STATE_RUNNING) {
         return true;
     }
-    current_state = RUN_STATE_RUNNING;
+    set_state(RUN_STATE_RUNNING);
     if (hooks && hooks->resume_all) {
         hooks->resume_all();
     }

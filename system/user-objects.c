@@ -18,15 +18,26 @@
 #include "qemu/option.h"
 #include "qom/object.h"
 #include "monitor/qmp-commands.h"
+#include "sysemu/hostmem.h"
+#include "sysemu/sysemu.h"
 #include "sysemu/user-objects.h"
 
 typedef struct HostMemoryBackend {
     Object parent_obj;
     uint64_t size;
     bool share, prealloc, merge, dump, reserve;
-    char *policy, *host_nodes;
+    int policy;                 /* HostMemPolicyMode */
+    uint64_t host_nodes[HOST_MEM_MAX_NODES / 64];
     bool canonical_id;
 } HostMemoryBackend;
+
+static const char *const host_mem_policy_names[] = {
+    [HOST_MEM_POLICY_DEFAULT] = "default",
+    [HOST_MEM_POLICY_PREFERRED] = "preferred",
+    [HOST_MEM_POLICY_BIND] = "bind",
+    [HOST_MEM_POLICY_INTERLEAVE] = "interleave",
+    NULL,
+};
 
 /*
  * iothread: a real, idle thread, so that libvirt's <iothreads> start and
@@ -58,11 +69,15 @@ static gpointer iothread_run(gpointer opaque)
     return NULL;
 }
 
-static bool iothread_complete(IOThreadObject *t, Error **errp)
+static bool iothread_complete(IOThreadObject *t, const char *id, Error **errp)
 {
     GError *gerr = NULL;
 
-    t->thread = g_thread_try_new("IO iothread", iothread_run, t, &gerr);
+    char *name = qemu_debug_threads ? g_strdup_printf("IO %s", id) : NULL;
+
+    /* Named only with -name debug-threads=on, as in QEMU */
+    t->thread = g_thread_try_new(name, iothread_run, t, &gerr);
+    g_free(name);
     if (!t->thread) {
         error_setg(errp, "failed to create iothread: %s", gerr->message);
         g_error_free(gerr);
@@ -114,6 +129,130 @@ typedef struct SecretObject {
     object_class_property_add_field(oc, name, kind, offsetof(st, field),   \
                                     def, NULL)
 
+static JsonNode *backend_get_policy(Object *obj, ObjectProperty *prop,
+                                    Error **errp)
+{
+    HostMemoryBackend *b = (HostMemoryBackend *)obj;
+
+    return json_node_init_string(json_node_alloc(),
+                                 host_mem_policy_names[b->policy]);
+}
+
+static bool backend_set_policy(Object *obj, ObjectProperty *prop,
+                               JsonNode *value, Error **errp)
+{
+    HostMemoryBackend *b = (HostMemoryBackend *)obj;
+    const char *s = object_prop_value_str(prop, value, errp);
+    int i;
+
+    if (!s) {
+        return false;
+    }
+    for (i = 0; host_mem_policy_names[i]; i++) {
+        if (!strcmp(host_mem_policy_names[i], s)) {
+            b->policy = i;
+            return true;
+        }
+    }
+    error_setg(errp, "Parameter 'policy' does not accept value '%s'", s);
+    return false;
+}
+
+/* A list of node numbers, as QEMU's uint16List: [0, 2] */
+static JsonNode *backend_get_host_nodes(Object *obj, ObjectProperty *prop,
+                                        Error **errp)
+{
+    HostMemoryBackend *b = (HostMemoryBackend *)obj;
+    JsonArray *a = json_array_new();
+    unsigned n;
+
+    for (n = 0; n < HOST_MEM_MAX_NODES; n++) {
+        if (b->host_nodes[n / 64] & (1ULL << (n % 64))) {
+            json_array_add_int_element(a, n);
+        }
+    }
+    return json_node_init_array(json_node_alloc(), a);
+}
+
+static bool backend_add_node(HostMemoryBackend *b, int64_t n, Error **errp)
+{
+    if (n < 0 || n > 65535) {
+        error_setg(errp, "Parameter 'host-nodes' expects uint16_t");
+        return false;
+    }
+    if (n >= HOST_MEM_MAX_NODES) {
+        error_setg(errp, "Invalid host-nodes value: %" G_GINT64_FORMAT, n);
+        return false;
+    }
+    b->host_nodes[n / 64] |= 1ULL << (n % 64);
+    return true;
+}
+
+/*
+ * From JSON a list of numbers; from key=value a number or a range "0-3",
+ * as QEMU's options visitor reads it
+ */
+static bool backend_set_host_nodes(Object *obj, ObjectProperty *prop,
+                                   JsonNode *value, Error **errp)
+{
+    HostMemoryBackend *b = (HostMemoryBackend *)obj;
+    int64_t lo, hi;
+    guint i;
+
+    memset(b->host_nodes, 0, sizeof(b->host_nodes));
+    if (JSON_NODE_HOLDS_ARRAY(value)) {
+        JsonArray *a = json_node_get_array(value);
+
+        for (i = 0; i < json_array_get_length(a); i++) {
+            JsonNode *e = json_array_get_element(a, i);
+
+            if (!JSON_NODE_HOLDS_VALUE(e) ||
+                json_node_get_value_type(e) != G_TYPE_INT64) {
+                error_setg(errp, "Invalid parameter type for "
+                           "'host-nodes[%u]', expected: integer", i);
+                return false;
+            }
+            if (!backend_add_node(b, json_node_get_int(e), errp)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    if (JSON_NODE_HOLDS_VALUE(value) &&
+        json_node_get_value_type(value) == G_TYPE_INT64) {
+        return backend_add_node(b, json_node_get_int(value), errp);
+    }
+    if (JSON_NODE_HOLDS_VALUE(value) &&
+        json_node_get_value_type(value) == G_TYPE_STRING) {
+        const char *s = json_node_get_string(value);
+        char *end;
+
+        lo = g_ascii_strtoll(s, &end, 10);
+        hi = lo;
+        if (end != s && *end == '-') {
+            const char *h = end + 1;
+
+            hi = g_ascii_strtoll(h, &end, 10);
+            if (end == h) {
+                end = (char *)h - 1;
+            }
+        }
+        if (end == s || *end || hi < lo) {
+            error_setg(errp, "Parameter 'host-nodes' expects uint16_t");
+            return false;
+        }
+        for (; lo <= hi; lo++) {
+            if (!backend_add_node(b, lo, errp)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    error_setg(errp, "Invalid parameter type for 'host-nodes', expected: "
+               "array");
+    return false;
+}
+
 static void memory_backend_class_init(ObjectClass *oc, void *data)
 {
     FIELD(oc, HostMemoryBackend, "size", PROP_KIND_UINT64, size, "0");
@@ -122,10 +261,12 @@ static void memory_backend_class_init(ObjectClass *oc, void *data)
     FIELD(oc, HostMemoryBackend, "merge", PROP_KIND_BOOL, merge, "on");
     FIELD(oc, HostMemoryBackend, "dump", PROP_KIND_BOOL, dump, "on");
     FIELD(oc, HostMemoryBackend, "reserve", PROP_KIND_BOOL, reserve, "on");
-    FIELD(oc, HostMemoryBackend, "policy", PROP_KIND_STRING, policy,
-          "default");
-    FIELD(oc, HostMemoryBackend, "host-nodes", PROP_KIND_STRING, host_nodes,
-          NULL);
+    object_class_property_add(oc, "policy", "HostMemPolicy",
+                              backend_get_policy, backend_set_policy, NULL);
+    /* Listed as QEMU lists it ("int"); key=value hands over the text */
+    object_class_property_add(oc, "host-nodes", "int",
+                              backend_get_host_nodes, backend_set_host_nodes,
+                              NULL)->kind = PROP_KIND_STRING;
     FIELD(oc, HostMemoryBackend, "x-use-canonical-path-for-ramblock-id",
           PROP_KIND_BOOL, canonical_id, "on");
 }
@@ -227,10 +368,10 @@ static bool secret_complete(SecretObject *s, Error **errp)
     return true;
 }
 
-static bool object_complete(Object *obj, Error **errp)
+static bool object_complete(Object *obj, const char *id, Error **errp)
 {
     if (object_dynamic_cast(obj, "iothread")) {
-        return iothread_complete((IOThreadObject *)obj, errp);
+        return iothread_complete((IOThreadObject *)obj, id, errp);
     }
     if (object_dynamic_cast(obj, TYPE_SECRET)) {
         return secret_complete((SecretObject *)obj, errp);
@@ -372,7 +513,7 @@ bool user_object_add(const char *optarg, Error **errp)
             }
         }
     }
-    if (!object_complete(obj, errp)) {
+    if (!object_complete(obj, id, errp)) {
         goto out;
     }
     object_property_add_child(object_get_container("objects"), id, obj);
@@ -393,9 +534,13 @@ out:
 bool user_objects_machine_ram(MachineState *ms, bool mem_given, Error **errp)
 {
     HostMemoryBackend *b;
+    HostMemBacking backing;
     Object *obj;
 
+    /* QEMU's implicit backend follows -machine mem-merge/dump-guest-core */
+    host_mem_backing_init(&backing, ms->mem_merge, ms->dump_guest_core);
     if (!ms->memory_backend) {
+        host_mem_set_ram_backing(&backing);
         return true;
     }
     obj = object_resolve_path_component(object_get_container("objects"),
@@ -412,5 +557,23 @@ bool user_objects_machine_ram(MachineState *ms, bool mem_given, Error **errp)
                    "memory backend");
         return false;
     }
+    /*
+     * As QEMU 7.2: a backend's merge and dump default to the machine's;
+     * then the machine's own advice is applied on top, so the RAM is
+     * mergeable if either asks for it, and out of core dumps if either
+     * turns dumping off
+     */
+    backing.share = b->share;
+    backing.reserve = b->reserve;
+    backing.prealloc = b->prealloc;
+    if (object_property_is_user_set(obj, "merge")) {
+        backing.merge = b->merge || ms->mem_merge;
+    }
+    if (object_property_is_user_set(obj, "dump")) {
+        backing.dump = b->dump && ms->dump_guest_core;
+    }
+    backing.policy = b->policy;
+    memcpy(backing.host_nodes, b->host_nodes, sizeof(backing.host_nodes));
+    host_mem_set_ram_backing(&backing);
     return true;
 }

@@ -22,6 +22,7 @@
 #include "monitor/qmp.h"
 #include "net/net.h"
 #include "qemu/option.h"
+#include "sysemu/blockdev.h"
 #include "sysemu/cli-compat.h"
 #include "sysemu/device.h"
 #include "sysemu/os-posix.h"
@@ -31,6 +32,7 @@
 #include "vl.h"
 
 char *qemu_name;
+bool qemu_debug_threads;
 char *qemu_uuid;
 StartupConfig config;
 
@@ -310,6 +312,12 @@ static void opt_qmp(const char *opt, const char *arg)
     defer(DEFER_FRONTEND, opt, arg, qemu_qmp_add);
 }
 
+static void opt_qmp_pretty(const char *opt, const char *arg)
+{
+    check_legacy_chardev(arg, "parse error: %s");
+    defer(DEFER_FRONTEND, opt, arg, qemu_qmp_pretty_add);
+}
+
 /*
  * -display TYPE[,gl=...]: QEMU's display types; this build has "none",
  * and OpenGL nowhere (checked with the machine, as QEMU does)
@@ -373,11 +381,18 @@ static void opt_name(const char *opt, const char *arg)
     };
     QemuOpts *opts = parse_checked(arg, "guest", desc);
     const char *guest = qemu_opt_get(opts, "guest");
+    const char *process = qemu_opt_get(opts, "process");
 
     if (guest) {
         g_free(qemu_name);
         qemu_name = g_strdup(guest);
     }
+    /* Threads started later inherit the name, as in QEMU */
+    if (process) {
+        prctl(PR_SET_NAME, process);
+    }
+    qemu_debug_threads = qemu_opt_get_bool(opts, "debug-threads", false,
+                                           NULL);
     qemu_opts_free(opts);
 }
 
@@ -388,7 +403,8 @@ static void opt_uuid(const char *opt, const char *arg)
         exit(1);
     }
     g_free(qemu_uuid);
-    qemu_uuid = g_strdup(arg);
+    /* QEMU keeps the 16 bytes and prints them in lower case */
+    qemu_uuid = g_ascii_strdown(arg, -1);
 }
 
 /* -kernel, -initrd and -append are the machine's properties of that name */
@@ -568,12 +584,17 @@ static void opt_checked(bool (*parse)(const char *, Error **),
     }
 }
 
+/*
+ * -object: the syntax now, the object once the command line is read, as
+ * QEMU creates its early backends (-name debug-threads= then names an
+ * iothread's thread, as in QEMU)
+ */
 static void opt_object(const char *opt, const char *arg)
 {
     if (arg[0] != '{') {
         qemu_opts_free(parse_checked(arg, "qom-type", NULL));
     }
-    opt_checked(user_object_add, arg);
+    defer(DEFER_BACKEND, opt, arg, user_object_add);
 }
 
 static void opt_overcommit(const char *opt, const char *arg)
@@ -618,6 +639,11 @@ static void opt_audiodev(const char *opt, const char *arg)
     opt_checked(cli_audiodev_parse, arg);
 }
 
+static void opt_audio(const char *opt, const char *arg)
+{
+    opt_checked(cli_audio_parse, arg);
+}
+
 static void opt_log_items(const char *opt, const char *arg)
 {
     config.log_items = arg;
@@ -645,11 +671,14 @@ static const StartupOption startup_options[] = {
     { "chardev", OPT_ARG, opt_chardev },
     { "mon", OPT_ARG, opt_mon },
     { "qmp", OPT_ARG, opt_qmp },
+    { "qmp-pretty", OPT_ARG, opt_qmp_pretty },
     { "display", OPT_ARG, opt_display },
     { "nographic", OPT_FLAG, opt_nographic },
     { "nodefaults", OPT_FLAG, opt_nodefaults },
     { "serial", OPT_ARG, opt_serial },
     { "device", OPT_ARG, opt_device },
+    { "drive", OPT_ARG, blockdev_drive_option },
+    { "blockdev", OPT_ARG, blockdev_blockdev_option },
     { "no-user-config", OPT_FLAG, opt_ignore },
     { "no-shutdown", OPT_FLAG, opt_no_shutdown },
     { "no-acpi", OPT_FLAG, opt_no_acpi },
@@ -667,7 +696,7 @@ static const StartupOption startup_options[] = {
     { "d", OPT_ARG, opt_log_items },
     { "D", OPT_ARG, opt_log_file },
     { "no-reboot", OPT_FLAG, opt_no_reboot },
-    { "audio", OPT_ARG, opt_ignore },
+    { "audio", OPT_ARG, opt_audio },
     { "audiodev", OPT_ARG, opt_audiodev },
     { "object", OPT_ARG, opt_object },
     { "overcommit", OPT_ARG, opt_overcommit },

@@ -18,6 +18,7 @@
 #include "hw/i386/x86-boot.h"
 #include "hw/sysbus.h"
 #include "net/net.h"
+#include "sysemu/blockdev.h"
 #include "qemu/log.h"
 #include "qemu/option.h"
 #include "sysemu/cli-compat.h"
@@ -211,6 +212,7 @@ static bool accel_try(MachineState *ms, MachineClass *mc, const char *name,
     }
     machine_class_init_cpu_env(mc, &ms->cpu_env, X86_ACCEL_KVM, ms->host,
                                ms->kernel_irqchip);
+    ms->cpu_env.cpu_pm = os_overcommit_cpu_pm();
     return true;
 }
 
@@ -368,7 +370,8 @@ void qemu_init(int argc, char **argv)
     qemu_register_reset(qemu_devices_reset_handler, NULL);
     if (!machine_parse_smp(ms, mc, config.smp, &err) ||
         !machine_parse_memory(ms, config.mem, &err) ||
-        !machine_apply_options(ms, config.machine, &err)) {
+        !machine_apply_options(ms, config.machine, &err) ||
+        !blockdev_create_all(mc->name, &err)) {
         exit_with(err);
     }
     ms->global_props = config.globals;

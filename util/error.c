@@ -121,6 +121,18 @@ void error_setg(Error **errp, const char *fmt, ...)
     va_end(ap);
 }
 
+void error_setg_errno(Error **errp, int os_errno, const char *fmt, ...)
+{
+    va_list ap;
+    char *msg;
+
+    va_start(ap, fmt);
+    msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    error_setg(errp, "%s: %s", msg, g_strerror(os_errno));
+    g_free(msg);
+}
+
 void error_set(Error **errp, ErrorClass cls, const char *fmt, ...)
 {
     va_list ap;

@@ -23,9 +23,13 @@
 #include "hw/boards.h"
 #include "hw/irq.h"
 #include "sysemu/kvm.h"
+#include "sysemu/os-posix.h"
 #include "sysemu/reset.h"
 #include "sysemu/runstate.h"
+#include "sysemu/sysemu.h"
 #include "target/i386/hyperv.h"
+
+#include "kvm-int.h"
 
 /* A memory slot: guest physical start, size and the host memory */
 typedef struct KVMSlot {
@@ -345,69 +349,6 @@ bool kvm_pit_ch2_set_gate(bool gate)
     return ioctl(kvm_state->vm_fd, KVM_SET_PIT2, &st) == 0;
 }
 
-/*
- * -accel kvm,KEY=VALUE: the properties of QEMU 7.2's kvm-accel object,
- * checked with its texts; a value list of "uint32"/"int64" means a number
- * of that type.  vl.c uses kernel-irqchip; dirty-page tracking, notify VM
- * exits and the shadow MMU size are accepted and left to KVM's defaults.
- */
-bool kvm_accel_check_option(const char *key, const char *value,
-                            Error **errp)
-{
-    static const struct {
-        const char *prop;
-        const char *const values[4];
-    } kvm_props[] = {
-        { "kernel-irqchip", { "on", "off", "split" } },
-        { "notify-vmexit", { "run", "internal-error", "disable" } },
-        { "kvm-shadow-mem", { "int64" } },
-        { "dirty-ring-size", { "uint32" } },
-        { "notify-window", { "uint32" } },
-    };
-    char *end;
-    size_t i, j;
-
-    for (i = 0; i < G_N_ELEMENTS(kvm_props); i++) {
-        if (strcmp(key, kvm_props[i].prop)) {
-            continue;
-        }
-        if (!strcmp(kvm_props[i].values[0], "int64")) {
-            errno = 0;
-            strtoll(value, &end, 0);
-            if (!*value || *end || errno) {
-                error_setg(errp, "Parameter '%s' expects int64", key);
-                return false;
-            }
-            return true;
-        }
-        if (!strcmp(kvm_props[i].values[0], "uint32")) {
-            unsigned long long v;
-
-            errno = 0;
-            v = strtoull(value, &end, 0);
-            if (!*value || *end || errno) {
-                error_setg(errp, "Parameter '%s' expects uint64", key);
-                return false;
-            }
-            if (v > UINT32_MAX) {
-                error_setg(errp, "Parameter '%s' expects uint32_t", key);
-                return false;
-            }
-            return true;
-        }
-        for (j = 0; j < 3; j++) {
-            if (!strcmp(value, kvm_props[i].values[j])) {
-                return true;
-            }
-        }
-        error_setg(errp, "Parameter '%s' does not accept value '%s'", key,
-                   value);
-        return false;
-    }
-    error_setg(errp, "Property 'kvm-accel.%s' not found", key);
-    return false;
-}
-
 bool kvm_init(MachineState *ms, Error **errp)
 {
     KVMState *s = g_new0(KVMState, 1);
@@ -443,6 +384,10 @@ bool kvm_init(MachineState *ms, Error **errp)
     }
     if (!kvm_create_irqchip(s, ms->kernel_irqchip,
                             ms->pit != ON_OFF_AUTO_OFF, errp)) {
+        goto fail;
+    }
+    kvm_disable_guest_exits(s->vm_fd);
+    if (!kvm_apply_accel_options(s->vm_fd, errp)) {
         goto fail;
     }
     s->max_slots = ioctl(s->fd, KVM_CHECK_EXTENSION, KVM_CAP_NR_MEMSLOTS);
@@ -752,8 +697,10 @@ static void *vcpu_thread_fn(void *opaque)
     char name[16];
 
     v->tid = (int)syscall(SYS_gettid);
-    snprintf(name, sizeof(name), "CPU %d/KVM", v->index);
-    pthread_setname_np(pthread_self(), name);
+    if (qemu_debug_threads) {
+        snprintf(name, sizeof(name), "CPU %d/KVM", v->index);
+        pthread_setname_np(pthread_self(), name);
+    }
 
     for (;;) {
         struct kvm_run *run = v->run;
@@ -815,6 +762,20 @@ static void *vcpu_thread_fn(void *opaque)
             vcpu_fail(v, "KVM: entry failed, hardware error 0x%llx",
                       (unsigned long long)
                           run->fail_entry.hardware_entry_failure_reason);
+            break;
+        case KVM_EXIT_NOTIFY:
+            /*
+             * The guest held the CPU in a bus lock storm past the window
+             * (-accel kvm,notify-vmexit=): run on, or stop in
+             * internal-error as asked; a context the CPU lost always stops
+             */
+            if ((run->notify.flags & KVM_NOTIFY_CONTEXT_INVALID) ||
+                kvm_notify_vmexit_stops()) {
+                vcpu_fail(v, "KVM: %s",
+                          run->notify.flags & KVM_NOTIFY_CONTEXT_INVALID
+                              ? "invalid context due to notify vmexit"
+                              : "notify vmexit");
+            }
             break;
         case KVM_EXIT_IRQ_WINDOW_OPEN:
         case KVM_EXIT_INTR:

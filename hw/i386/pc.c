@@ -43,6 +43,8 @@ static const GlobalProperty pc_compat_8_0[] = {
 static const GlobalProperty pc_compat_7_2[] = {
     { ALL_CPUS, "x-kvm-auto-enable-pv-unhalt", "off" },
     { ALL_CPUS, "x-hv-auto-enable-ipi", "off" },
+    /* Not guest ABI: which command lines start on a host without Hyper-V */
+    { ALL_CPUS, "x-hv-refuse-unsupported", "off" },
 };
 
 static const GlobalProperty pc_compat_6_1[] = {
@@ -620,6 +622,12 @@ static bool pc_boot_check(MachineState *ms, Error **errp)
  */
 bool pc_machine_init(MachineState *ms, Error **errp)
 {
+    /* QEMU adds a USB controller for usb=on (-usb); none is emulated here */
+    if (ms->usb) {
+        error_setg(errp, "usb=on: USB is not supported by this build yet: "
+                   "no USB controller is emulated");
+        return false;
+    }
     if (MACHINE_GET_CLASS(ms)->no_smm_with_kvm &&
         ms->cpu_env.accel == X86_ACCEL_KVM) {
         ms->smm = ON_OFF_AUTO_OFF;      /* whatever -machine smm= said */

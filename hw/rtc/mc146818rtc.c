@@ -1,8 +1,9 @@
 /*
  * MC146818 RTC and CMOS RAM (see include/hw/rtc/mc146818rtc.h).
  *
- * The clock is host UTC, as QEMU's default -rtc base=utc.  The guest's
- * view of time is kept as an offset from it, so setting the clock never
+ * The clock is host UTC by default (-rtc base=utc,clock=host; -rtc picks
+ * another start or clock: rtc_set_config).  The guest's view of time is
+ * kept as an offset from it, so setting the clock never
  * touches the host and a reset keeps the time (the chip is battery
  * backed).
  */
@@ -14,6 +15,7 @@
 #include "hw/isa/isa.h"
 #include "hw/qdev-properties.h"
 #include "hw/rtc/mc146818rtc.h"
+#include "sysemu/runstate.h"
 
 #define NS_PER_SEC 1000000000LL
 /* UIP is set this long before each update (244 us at 32.768 kHz) */
@@ -302,6 +304,27 @@ void rtc_init(RTCState *s, RTCClockFunc *clock, RTCIrqFunc *irq,
 
 /* The ISA device ------------------------------------------------------------ */
 
+static RTCClockKind config_clock = RTC_CLOCK_HOST;
+static int64_t config_offset_secs;
+/* Wall time and the chosen clock's reading at start-up, in ns */
+static int64_t start_wall_ns, start_clock_ns;
+
+void rtc_set_config(RTCClockKind kind, int64_t offset_secs)
+{
+    config_clock = kind;
+    config_offset_secs = offset_secs;
+}
+
+static int64_t rtc_rt_clock(void *opaque)
+{
+    return start_wall_ns + g_get_monotonic_time() * 1000 - start_clock_ns;
+}
+
+static int64_t rtc_vm_clock(void *opaque)
+{
+    return start_wall_ns + vm_clock_get_ns() - start_clock_ns;
+}
+
 typedef struct ISARTCState {
     ISADevice parent_obj;
     GMutex lock;
@@ -378,6 +401,15 @@ static bool isa_rtc_realize(DeviceState *dev, Error **errp)
 
     g_mutex_lock(&s->lock);
     s->rtc.base_year = s->base_year;
+    /* -rtc clock= and base= (rtc_set_config), from realize on */
+    start_wall_ns = rtc_host_clock(NULL);
+    start_clock_ns = config_clock == RTC_CLOCK_VM
+                         ? vm_clock_get_ns()
+                         : g_get_monotonic_time() * 1000;
+    s->rtc.clock = config_clock == RTC_CLOCK_RT   ? rtc_rt_clock
+                   : config_clock == RTC_CLOCK_VM ? rtc_vm_clock
+                                                  : rtc_host_clock;
+    s->rtc.offset_secs = config_offset_secs;
     rtc_latch_time(&s->rtc);
     g_mutex_unlock(&s->lock);
     /* QEMU adds these at realize (device-list-properties lacks them) */

@@ -49,6 +49,8 @@ bool qemu_mon_add(const char *optarg, Error **errp);
 char *qemu_monitor_compat_id(void);
 /* -qmp unix:PATH,server=on,wait=off | stdio */
 bool qemu_qmp_add(const char *optarg, Error **errp);
+/* -qmp-pretty SPEC: the same, replies laid out as -mon pretty=on */
+bool qemu_qmp_pretty_add(const char *optarg, Error **errp);
 
 /* A QOM path as QEMU resolves it (absolute, or an unambiguous tail) */
 typedef struct Object Object;

@@ -27,6 +27,9 @@ extern Error *error_fatal;
 
 void error_setg(Error **errp, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* fmt, then ": " and strerror(os_errno), as QEMU's error_setg_errno */
+void error_setg_errno(Error **errp, int os_errno, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 void error_set(Error **errp, ErrorClass cls, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void error_prepend(Error **errp, const char *fmt, ...)

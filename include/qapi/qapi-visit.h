@@ -10,6 +10,17 @@
  * not accept value 'V'" for an enum, then "Parameter 'PATH' is
  * unexpected" for a member the declaration lacks.  PATH names nested
  * members as QEMU does: "model.name", "capabilities[0].state".
+ *
+ * Flat unions (blockdev-add's BlockdevOptions) check their base members,
+ * then the members of the variant their discriminator selects, then the
+ * unexpected ones.  An alternate (BlockdevRef: an object or a string)
+ * takes the branch of the value's JSON type; any other type is "Invalid
+ * parameter type for 'NAME', expected: ALTERNATE".
+ *
+ * The keyval flavour reads what -blockdev's dotted key=value syntax
+ * gives: every scalar is a string, converted as QEMU's keyval visitor
+ * does ("Parameter 'offset' expects integer", "... expects 'on' or
+ * 'off'"); an alternate then takes its string branch.
  */
 #ifndef QAPI_QAPI_VISIT_H
 #define QAPI_QAPI_VISIT_H
@@ -29,9 +40,27 @@ typedef enum QapiKind {
     QAPI_ENUM,      /* a string from enum_values, stored as an int */
     QAPI_STRUCT,    /* an object, embedded */
     QAPI_LIST,      /* an array of elem_kind, as { unsigned len; T *items } */
+    QAPI_ALTERNATE, /* see QapiAltDesc */
 } QapiKind;
 
 typedef struct QapiStructDesc QapiStructDesc;
+
+/*
+ * An alternate's C struct: QapiAltKind at kind_offset, then per branch an
+ * allocated object (obj: desc->size bytes), a string or an enum value
+ * (str_kind QAPI_STR or QAPI_ENUM), or nothing for null.
+ */
+typedef struct QapiAltDesc {
+    const char *name;
+    ptrdiff_t kind_offset;
+    const QapiStructDesc *obj;        /* NULL: no object branch */
+    ptrdiff_t obj_offset;
+    bool has_str;
+    QapiKind str_kind;
+    ptrdiff_t str_offset;
+    const char *const *enum_values;
+    bool has_null;
+} QapiAltDesc;
 
 typedef struct QapiMemberDesc {
     const char *name;           /* NULL ends a member table */
@@ -42,28 +71,18 @@ typedef struct QapiMemberDesc {
     const QapiStructDesc *sub;        /* QAPI_STRUCT, or a list's elements */
     QapiKind elem_kind;               /* QAPI_LIST */
     size_t elem_size;                 /* QAPI_LIST */
+    const QapiAltDesc *alt;           /* QAPI_ALTERNATE */
 } QapiMemberDesc;
-
-/*
- * A flat union (QEMU's: a base with an enum discriminator, then the
- * members of the variant the discriminator selects, in the same object).
- */
-typedef struct QapiVariantDesc {
-    int tag_value;              /* -1 ends the table */
-    ptrdiff_t offset;           /* of the variant's struct in the union */
-    const QapiStructDesc *desc;
-} QapiVariantDesc;
-
-typedef struct QapiVariantsDesc {
-    ptrdiff_t tag_offset;       /* of the discriminator (an enum member) */
-    const QapiVariantDesc *cases;   /* a value absent here: no members */
-} QapiVariantsDesc;
 
 struct QapiStructDesc {
     const char *name;
     size_t size;
     const QapiMemberDesc *members;
-    const QapiVariantsDesc *variants;   /* NULL unless a union */
+    /* Flat unions: an enum member of the base selects variants[value] */
+    const char *discriminator;        /* NULL: a plain struct */
+    ptrdiff_t discriminator_offset;
+    ptrdiff_t variants_offset;
+    const QapiStructDesc *const *variants;  /* NULL entry: no members */
 };
 
 /*
@@ -73,6 +92,12 @@ struct QapiStructDesc {
  */
 bool qapi_visit_struct(const QapiStructDesc *desc, JsonObject *obj,
                        void *out, Error **errp);
+/* The same over keyval input (string scalars, see above) */
+bool qapi_visit_struct_keyval(const QapiStructDesc *desc, JsonObject *obj,
+                              void *out, Error **errp);
+/* Whether name is a member of desc (with the variant of value tag) */
+bool qapi_struct_has_member(const QapiStructDesc *desc, int tag,
+                            const char *name);
 /* Frees what qapi_visit_struct allocated inside *out (not out itself). */
 void qapi_struct_free(const QapiStructDesc *desc, void *out);
 

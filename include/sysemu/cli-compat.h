@@ -1,7 +1,7 @@
 /*
- * Options checked for QEMU compatibility whose settings this build does
- * not act on (system/cli-compat.c).  Each validates as QEMU does and
- * returns false with *errp set on a bad value.
+ * Options of QEMU's that this build checks as QEMU does and hands to the
+ * parts they configure (system/cli-compat.c).  Each returns false with
+ * *errp set on a bad value.
  */
 #ifndef SYSEMU_CLI_COMPAT_H
 #define SYSEMU_CLI_COMPAT_H
@@ -12,8 +12,8 @@
 #include "qemu/option.h"
 
 /*
- * -rtc [base=utc|localtime|DATE][,clock=host|rt|vm][,driftfix=none|slew],
- * every -rtc merged
+ * -rtc [base=utc|localtime|DATE][,clock=host|rt|vm][,driftfix=none],
+ * every -rtc merged; configures the board's RTC (rtc_set_config)
  */
 bool cli_rtc_check(QemuOpts *opts, Error **errp);
 /*
@@ -23,6 +23,8 @@ bool cli_rtc_check(QemuOpts *opts, Error **errp);
 bool cli_boot_check(QemuOpts *opts, Error **errp);
 /* -audiodev driver,id=ID,... or its JSON form; no audio device exists */
 bool cli_audiodev_parse(const char *optarg, Error **errp);
+/* -audio [driver=]DRIVER,model=CARD: refused, no sound card exists */
+bool cli_audio_parse(const char *optarg, Error **errp);
 /*
  * -vga, -parallel, -net, -nic, -gdb for devices this build does
  * not have: "none" (what management tools pass) is accepted, anything

@@ -28,6 +28,11 @@ bool os_pidfile_create(const char *path, Error **errp);
 
 /* -overcommit mem-lock=on|off,cpu-pm=on|off */
 bool os_overcommit_parse(const char *optarg, Error **errp);
+/*
+ * cpu-pm=on: HLT, MWAIT, PAUSE and C-states stay in the guest
+ * (KVM_CAP_X86_DISABLE_EXITS), and host/max CPUs show MONITOR/MWAIT
+ */
+bool os_overcommit_cpu_pm(void);
 /* Applies mem-lock=on (mlockall) after the guest RAM exists. */
 bool os_overcommit_apply(Error **errp);
 

@@ -5,6 +5,7 @@
 #define SYSEMU_RUNSTATE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /*
  * RunState and ShutdownCause are QEMU's enums, declared in qapi/schema.json
@@ -13,6 +14,8 @@
 #include "qapi-types.h"
 
 RunState runstate_get(void);
+/* QEMU's virtual clock: ns the VM has run (qtest's clock under qtest) */
+int64_t vm_clock_get_ns(void);
 const char *runstate_name(RunState state);
 bool runstate_is_running(void);
 void runstate_set(RunState state);

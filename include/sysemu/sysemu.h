@@ -6,6 +6,8 @@
 
 /* -name guest=X */
 extern char *qemu_name;
+/* -name debug-threads=on: vCPU and I/O threads get QEMU's names */
+extern bool qemu_debug_threads;
 /* -uuid */
 extern char *qemu_uuid;
 

@@ -441,6 +441,8 @@ static void x86_cpu_class_init(ObjectClass *oc, void *data)
     FIELD("x-hv-auto-enable-ipi", PROP_KIND_BOOL, hv_auto_enable_ipi, "on");
     FIELD("x-hv-auto-enable-tlbflush", PROP_KIND_BOOL, hv_auto_enable_tlbflush,
           "on");
+    FIELD("x-hv-refuse-unsupported", PROP_KIND_BOOL, hv_refuse_unsupported,
+          "on");
 
     x86_cpu_hyperv_register_props(oc);
 }

@@ -232,8 +232,7 @@ JsonNode *qmp_query_cpus_fast(Error **errp)
         unsigned cores = MAX(ms->smp.cores, 1);
         char *path = object_get_canonical_path(OBJECT(cpu));
 
-        json_object_set_int_member(o, "cpu-index", cpu->cpu_index);
-        json_object_set_string_member(o, "qom-path", path);
+        /* QEMU 7.2's member order */
         json_object_set_int_member(o, "thread-id", kvm_vcpu_thread_id(cpu));
         json_object_set_int_member(p, "core-id",
                                    (cpu->cpu_index / threads) % cores);
@@ -241,6 +240,8 @@ JsonNode *qmp_query_cpus_fast(Error **errp)
         json_object_set_int_member(p, "socket-id",
                                    cpu->cpu_index / (threads * cores));
         json_object_set_object_member(o, "props", p);
+        json_object_set_string_member(o, "qom-path", path);
+        json_object_set_int_member(o, "cpu-index", cpu->cpu_index);
         json_object_set_string_member(o, "target", "x86_64");
         json_array_add_object_element(arr, o);
         g_free(path);

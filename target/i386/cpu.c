@@ -16,6 +16,7 @@
 #include "target/i386/cpu-internal.h"
 
 /* Bits used by the logic below (names follow the word table) */
+#define CPUID_EXT_MONITOR (1ULL << 3)
 #define CPUID_EXT_XSAVE (1ULL << 26)
 #define CPUID_EXT_HYPERVISOR (1ULL << 31)
 #define CPUID_EXT3_SVM (1ULL << 2)
@@ -509,6 +510,14 @@ bool x86_cpu_realize(X86CPU *cpu, const X86CPUEnv *env, Error **errp)
         cpu->features[FEAT_8000_0001_EDX] =
             (cpu->features[FEAT_8000_0001_EDX] & ~CPUID_EXT2_AMD_ALIASES) |
             (cpu->features[FEAT_1_EDX] & CPUID_EXT2_AMD_ALIASES);
+    }
+    /*
+     * -overcommit cpu-pm=on lets the guest MWAIT on its own; QEMU 7.2 then
+     * shows MONITOR to host and max CPUs, after filtering (a named model
+     * asking for it is filtered as usual)
+     */
+    if (cpu->max_features && env->accel == X86_ACCEL_KVM && env->cpu_pm) {
+        cpu->features[FEAT_1_ECX] |= CPUID_EXT_MONITOR;
     }
     if (!x86_cpu_check_phys_bits(cpu, env, errp)) {
         return false;

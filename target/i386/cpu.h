@@ -246,6 +246,11 @@ typedef struct X86CPU {
     bool kvm_auto_enable_pv_sched_yield;
     bool hv_auto_enable_ipi;
     bool hv_auto_enable_tlbflush;
+    /*
+     * Off (pc_compat_7_2): hv-* the host's KVM lacks entirely (no
+     * KVM_CAP_HYPERV) are dropped as QEMU 7.2 drops them
+     */
+    bool hv_refuse_unsupported;
 
     /* Hyper-V (hv-* bits, see hyperv.h) */
     uint64_t hyperv_features;
@@ -303,6 +308,7 @@ typedef struct X86CPUEnv {
      */
     bool legacy_kvm_svm_default;
     bool legacy_kvm_x2apic_default;
+    bool cpu_pm;             /* -overcommit cpu-pm=on */
 } X86CPUEnv;
 
 /* Model name <-> type name */

@@ -300,6 +300,38 @@ static bool hv_error_requires(HypervFeat f, HypervFeat dep, Error **errp)
     return false;
 }
 
+/*
+ * Machine types up to 7.2 on a host whose KVM has no Hyper-V at all: as
+ * QEMU 7.2, the vCPU starts without Hyper-V (no leaves; the properties
+ * still read as set) and no dependency is checked; only hv-vpindex fails,
+ * with 7.2's text.  Where 7.2 aborts instead (it sets the feature's MSRs
+ * anyway: hv-vapic, hv-time, hv-synic, hv-reenlightenment) this tree
+ * refuses with its usual text.
+ */
+static bool hv_drop_unsupported(X86CPU *cpu, Error **errp)
+{
+    static const HypervFeat aborts_in_7_2[] = {
+        HYPERV_FEAT_VAPIC, HYPERV_FEAT_TIME, HYPERV_FEAT_SYNIC,
+        HYPERV_FEAT_REENLIGHTENMENT,
+    };
+    size_t i;
+
+    if (cpu->hyperv_features & FEAT(VPINDEX)) {
+        error_setg(errp, "kernel doesn't allow setting HyperV VP_INDEX");
+        return false;
+    }
+    for (i = 0; i < G_N_ELEMENTS(aborts_in_7_2); i++) {
+        HypervFeat f = aborts_in_7_2[i];
+
+        if (cpu->hyperv_features & (1ULL << f)) {
+            error_setg(errp, "Hyper-V %s is not supported by kernel",
+                       hyperv_features[f].desc);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool x86_cpu_hyperv_expand_features(X86CPU *cpu, const X86CPUEnv *env,
                                     Error **errp)
 {
@@ -319,11 +351,14 @@ bool x86_cpu_hyperv_expand_features(X86CPU *cpu, const X86CPUEnv *env,
      * silently off otherwise.
      */
     hv_auto_enable_features(cpu, host);
+    if (host && host->hyperv <= 0 && !cpu->hv_refuse_unsupported) {
+        return hv_drop_unsupported(cpu, errp);
+    }
     /*
      * QEMU's order: feature by feature, host support first, then the
      * dependencies; hv-passthrough skips the check.  Without KVM_CAP_HYPERV
-     * nothing is supported: QEMU 7.2 would drop the request silently, this
-     * tree refuses it (docs/hyperv.md).
+     * nothing is supported: this tree refuses the request from 8.0 on
+     * (docs/hyperv.md).
      */
     for (i = 0; !cpu->hyperv_passthrough && i < HYPERV_FEAT__MAX; i++) {
         const HypervFeatureDef *def = &hyperv_features[i];

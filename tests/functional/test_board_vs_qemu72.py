@@ -25,6 +25,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
 from qmp_machine import Machine, kvm_usable  # noqa: E402
+from qtest_session import qtest_session  # noqa: E402
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
@@ -76,31 +77,9 @@ def report(name, ok, detail=""):
           ("" if ok else f" # {detail}"))
 
 
-def qtest_session(binary, machine, mem, extra, commands):
-    """Answers of a -qtest stdio session, one per command."""
-    p = subprocess.Popen(
-        [binary, "-machine", machine + extra, "-m", str(mem),
-         "-display", "none", "-nodefaults", "-S", "-qtest", "stdio"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
-    answers = []
-    try:
-        for c in commands:
-            p.stdin.write(c + "\n")
-            p.stdin.flush()
-            line = p.stdout.readline()
-            while line.startswith("IRQ"):
-                line = p.stdout.readline()
-            if not line:
-                answers.append("EOF: " + p.stderr.read().strip()[-200:])
-                break
-            answers.append(line.strip())
-    finally:
-        p.kill()
-        p.wait()
-        for f in (p.stdin, p.stdout, p.stderr):
-            f.close()
-    return answers
+def board_session(binary, machine, mem, extra, commands):
+    return qtest_session(binary, ["-machine", machine + extra,
+                                  "-m", str(mem)], commands)
 
 
 def cmos_commands():
@@ -112,10 +91,10 @@ def cmos_commands():
 
 def check_layouts():
     for machine, mem, extra in LAYOUTS:
-        a = qtest_session(BINARY, machine, mem, extra, cmos_commands())
+        a = board_session(BINARY, machine, mem, extra, cmos_commands())
         # This tree's own versions: QEMU 7.2's newest board
         oracle_m = re.sub(r"-8\.\d+$", "-7.2", machine)
-        b = qtest_session(ORACLE, oracle_m, mem, extra, cmos_commands())
+        b = board_session(ORACLE, oracle_m, mem, extra, cmos_commands())
         ours = a[1::2]
         theirs = b[1::2]
         report(f"ram-layout/{machine}/{mem}M{extra}",
@@ -126,8 +105,8 @@ def check_layouts():
 def check_i8042():
     for extra in ("", ",i8042=off"):
         cmds = ["inb 0x64"]
-        a = qtest_session(BINARY, "pc-q35-7.2", 128, extra, cmds)
-        b = qtest_session(ORACLE, "pc-q35-7.2", 128, extra, cmds)
+        a = board_session(BINARY, "pc-q35-7.2", 128, extra, cmds)
+        b = board_session(ORACLE, "pc-q35-7.2", 128, extra, cmds)
         report(f"i8042{extra or '=on'}/status-port", a == b,
                f"ours={a} qemu72={b}")
 
@@ -138,8 +117,8 @@ def check_port61():
     cmds = ["inb 0x61", "inb 0x61", "outb 0x61 0x3", "inb 0x61",
             "inb 0x61", "outb 0x61 0x0", "inb 0x61"]
     for machine in ("pc-q35-7.2", "pc-i440fx-7.2"):
-        a = qtest_session(BINARY, machine, 128, "", cmds)
-        b = qtest_session(ORACLE, machine, 128, "", cmds)
+        a = board_session(BINARY, machine, 128, "", cmds)
+        b = board_session(ORACLE, machine, 128, "", cmds)
         report(f"port-0x61/{machine}", a == b, f"ours={a} qemu72={b}")
 
 

@@ -92,4 +92,13 @@ typedef struct ISADevice ISADevice;
 void rtc_set_pc_memory(ISADevice *dev, uint64_t below_4g, uint64_t above_4g,
                        unsigned cpus);
 
+/* What -rtc asks of every mc146818rtc (taken at realize): clock and start */
+typedef enum RTCClockKind {
+    RTC_CLOCK_HOST,     /* the host's wall clock (the default) */
+    RTC_CLOCK_RT,       /* the host's monotonic clock, from the wall time */
+    RTC_CLOCK_VM,       /* the VM's running time, from the wall time */
+} RTCClockKind;
+/* offset_secs: the time shown minus UTC at start-up (base=) */
+void rtc_set_config(RTCClockKind kind, int64_t offset_secs);
+
 #endif

@@ -1,0 +1,36 @@
+"""Drive an emulator over the qtest protocol on stdio (no guest, no KVM).
+
+-qtest without -accel means the qtest accelerator (Debian's QEMU 7.2
+refuses "-accel qtest" spelled out, but takes this form), so the same
+session runs against this tree and against QEMU 7.2.
+"""
+
+import subprocess
+
+
+def qtest_session(binary, args, commands, env=None):
+    """Answers of a -qtest stdio session, one per command ("EOF: ..."
+    with the end of stderr if the emulator went away)."""
+    p = subprocess.Popen(
+        [binary, "-display", "none", "-nodefaults", "-S", "-qtest", "stdio"]
+        + list(args),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, env=env)
+    answers = []
+    try:
+        for c in commands:
+            p.stdin.write(c + "\n")
+            p.stdin.flush()
+            line = p.stdout.readline()
+            while line.startswith("IRQ"):
+                line = p.stdout.readline()
+            if not line:
+                answers.append("EOF: " + p.stderr.read().strip()[-200:])
+                break
+            answers.append(line.strip())
+    finally:
+        p.kill()
+        p.wait()
+        for f in (p.stdin, p.stdout, p.stderr):
+            f.close()
+    return answers
