@@ -156,6 +156,29 @@ static int update_refcount(BlockDriverState *bs, uint64_t cluster_index,
     return 0;
 }
 
+/*
+ * Refcount 1 for a cluster find_free_run() found free: +1 inside the
+ * image; past its end, whatever a leak left there is overwritten
+ */
+static int take_cluster(BlockDriverState *bs, uint64_t cluster_index)
+{
+    BDRVQcow2State *s = bs->opaque;
+    void *block;
+    int ret;
+
+    if (cluster_index < size_to_clusters(s, s->alloc_end)) {
+        return update_refcount(bs, cluster_index, 1);
+    }
+    ret = refblock_load(bs, cluster_index >> s->refcount_block_bits, &block);
+    if (ret <= 0) {
+        return ret ? ret : -EIO;
+    }
+    rb_set(s, block, cluster_index & ((1ULL << s->refcount_block_bits) - 1),
+           1);
+    qcow2_cache_mark_dirty(s->refcount_cache, block);
+    return 0;
+}
+
 /* New refcount blocks and a bigger table ------------------------------------------ */
 
 static int write_header_reftable(BlockDriverState *bs, uint64_t offset,
@@ -362,9 +385,12 @@ static int ensure_refblocks(BlockDriverState *bs, uint64_t idx, uint64_t n)
 
 /*
  * The first run of n clusters with refcount 0 from the hint on.  Nothing
- * past the end of the image is in use: a refcount there is a corrupt
- * image's, which would otherwise make this scan as long as the refcount
- * table's reach.
+ * past the end of the image is in use, so a refcount there counts as 0:
+ * it is a leak (a crash after the refcount reached the disk and before
+ * the write that would have extended the file: legitimate, QEMU leaks the
+ * same way) or a corrupt image's, and in both cases the cluster is free
+ * to take.  This also keeps the scan short on an image whose refcounts
+ * claim everything the refcount table reaches.
  */
 static int64_t find_free_run(BlockDriverState *bs, uint64_t n)
 {
@@ -382,8 +408,8 @@ static int64_t find_free_run(BlockDriverState *bs, uint64_t n)
         if (ret < 0) {
             return ret;
         }
-        if (rc && i >= end) {
-            return -EIO;
+        if (i >= end) {
+            rc = 0;
         }
         i++;
         if (rc) {
@@ -413,7 +439,7 @@ int64_t qcow2_alloc_clusters(BlockDriverState *bs, uint64_t n)
             continue;
         }
         for (i = 0; i < n; i++) {
-            ret = update_refcount(bs, idx + i, 1);
+            ret = take_cluster(bs, idx + i);
             if (ret < 0) {
                 return ret;
             }

@@ -8,6 +8,7 @@
  * convert, as what was written.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -321,6 +322,71 @@ static void test_growth(void)
 }
 
 /*
+ * Refcounts past the end of the file: what a crash leaves when refcount
+ * updates reached the disk and the writes that would have extended the
+ * file did not (seen by functional/block-crash).  The clusters are leaks,
+ * and the next writer must take them, not fail with EIO; afterwards
+ * qemu-img check finds the image clean and reads what was written.
+ */
+static guint64 be64(const guint8 *p)
+{
+    guint64 v;
+
+    memcpy(&v, p, 8);
+    return GUINT64_FROM_BE(v);
+}
+
+static void test_leak_past_eof(void)
+{
+    char *img = tmp_path("leak.qcow2"), *opts = qcow2_opts(img);
+    guint8 data[4096], hdr[64], rb[512];
+    guint64 rt_off, rb_off, eof;
+    BlockBackend *blk;
+    int fd;
+
+    memset(data, 0x5a, sizeof(data));
+    g_assert_cmpint(run(NULL, "qemu-img create -q -f qcow2 -o cluster_size=512"
+                        " %s 1M", img), ==, 0);
+    blk = open_image(opts, true);
+    g_assert_cmpint(blk_pwrite(blk, 0, sizeof(data), data), ==, 0);
+    blk_unref(blk);
+    /* Refcount 1 for the 8 clusters past the end (all in the first block) */
+    fd = open(img, O_RDWR);
+    g_assert_cmpint(fd, >=, 0);
+    g_assert_cmpint(pread(fd, hdr, sizeof(hdr), 0), ==, sizeof(hdr));
+    rt_off = be64(hdr + 48);
+    g_assert_cmpint(pread(fd, rb, 8, rt_off), ==, 8);
+    rb_off = be64(rb);
+    g_assert_cmpint(pread(fd, rb, sizeof(rb), rb_off), ==, sizeof(rb));
+    eof = lseek(fd, 0, SEEK_END) / 512;
+    g_assert_cmpuint(eof + 8, <=, 256);
+    for (guint64 c = eof; c < eof + 8; c++) {
+        rb[c * 2] = 0;
+        rb[c * 2 + 1] = 1;
+    }
+    g_assert_cmpint(pwrite(fd, rb, sizeof(rb), rb_off), ==, sizeof(rb));
+    close(fd);
+    /* qemu-img check looks at refcounts up to the end of the file only */
+    g_assert_cmpint(run(NULL, "qemu-img check -q %s", img), ==, 0);
+    /* 16 new data clusters: the 8 leaked ones are reused */
+    blk = open_image(opts, true);
+    g_assert_cmpint(blk_pwrite(blk, 65536, sizeof(data), data), ==, 0);
+    g_assert_cmpint(blk_pwrite(blk, 131072, sizeof(data), data), ==, 0);
+    blk_unref(blk);
+    assert_check_clean(img);
+    blk = open_image(opts, false);
+    for (guint64 off = 0; off < 196608; off += 65536) {
+        guint8 back[4096];
+
+        g_assert_cmpint(blk_pread(blk, off, sizeof(back), back), ==, 0);
+        g_assert(memcmp(back, data, sizeof(back)) == 0);
+    }
+    blk_unref(blk);
+    g_free(opts);
+    g_free(img);
+}
+
+/*
  * A 4 TiB disk written anywhere: L2 tables all over the L1 table, refcount
  * blocks as the file grows; qemu-img reads each write back (qemu-img dd)
  */
@@ -451,6 +517,7 @@ int main(int argc, char **argv)
     g_test_add_func("/block/qcow2/growth", test_growth);
     g_test_add_func("/block/qcow2/large", test_large);
     g_test_add_func("/block/qcow2/discard", test_discard);
+    g_test_add_func("/block/qcow2/leak-past-eof", test_leak_past_eof);
     g_test_add_func("/block/raw/window", test_raw_window);
     ret = g_test_run();
     run(NULL, "rm -rf %s", tmpdir);

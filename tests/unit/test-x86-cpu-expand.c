@@ -358,11 +358,14 @@ static void test_auto_enable_is_silent(void)
     g_test_trap_assert_stderr_unmatched("*kvm-pv-*");
 }
 
-/* pc_compat_7_2 holds exactly this tree's two entries */
+/*
+ * pc_compat_7_2 holds exactly this tree's three entries: 8.0's two new
+ * defaults and the Hyper-V refusal switch (docs/hyperv.md)
+ */
 static void test_compat_7_2_entries(void)
 {
     const PCCompat *c = pc_compat_find("7.2");
-    bool unhalt = false, ipi = false;
+    bool unhalt = false, ipi = false, refuse = false;
     size_t i;
 
     g_assert_nonnull(c);
@@ -371,9 +374,10 @@ static void test_compat_7_2_entries(void)
         g_assert_cmpstr(c->props[i].value, ==, "off");
         unhalt |= !strcmp(c->props[i].property, "x-kvm-auto-enable-pv-unhalt");
         ipi |= !strcmp(c->props[i].property, "x-hv-auto-enable-ipi");
+        refuse |= !strcmp(c->props[i].property, "x-hv-refuse-unsupported");
     }
-    g_assert_true(unhalt && ipi);
-    g_assert_cmpuint(c->len, ==, 2);
+    g_assert_true(unhalt && ipi && refuse);
+    g_assert_cmpuint(c->len, ==, 3);
 }
 
 /* pc_compat_8_0 holds exactly 8.1's four switches, off */
