@@ -158,7 +158,10 @@ static char *qdev_default_string(const Property *p)
         return g_strdup(names[p->defval.i]);
     }
     default:
-        if (prop_kind_signed(info->kind)) {
+        /* a signed field, or a type of its own on one (PCI's addr) */
+        if (prop_kind_signed(info->kind) ||
+            (info->kind == PROP_KIND_OTHER &&
+             g_str_has_prefix(info->name, "int"))) {
             return g_strdup_printf("%" PRId64, p->defval.i);
         }
         return g_strdup_printf("%" PRIu64, p->defval.u);

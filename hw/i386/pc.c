@@ -548,6 +548,11 @@ type_init(pc_register_types)
  */
 static MemoryRegion pci_memory;
 
+MemoryRegion *pc_pci_memory(void)
+{
+    return &pci_memory;
+}
+
 static void pc_memory_init(MachineState *ms)
 {
     memory_region_transaction_begin();

@@ -6,54 +6,52 @@
  * configuration cycles, and 0xcf9 is the southbridge's reset control
  * register (bit 2 resets the system, as Linux's reboot=pci uses it), a
  * region of its own over CONFIG_ADDRESS as in QEMU.  The host bridge shows the IDs and reset values a QEMU guest
- * reads before firmware touches it, subsystem 1af4:1100 as every QEMU
- * PCI device.  No other device exists yet, so every other bus, device
- * and function reads all-ones.
+ * reads before firmware touches it (its function 00.0, `i440FX` or `mch`,
+ * is a PCI device of hw/pci/pci.c); CONFIG_DATA reaches every function of
+ * the root bus, and on q35 the MCH's PCIEXBAR opens MMCONFIG.
  */
 #include <string.h>
 
 #include <glib.h>
 
 #include "hw/pci-host/pc-pci-host.h"
+#include "hw/pci/pci.h"
+#include "hw/i386/pc.h"
 #include "hw/sysbus.h"
 #include "sysemu/runstate.h"
 
 #define PCI_CONFIG_ADDR 0xcf8
 #define PCI_CONFIG_DATA 0xcfc
-#define PCI_CONFIG_SPACE_SIZE 256
 
-#define PCI_VENDOR_ID 0x00
-#define PCI_DEVICE_ID 0x02
-#define PCI_COMMAND 0x04
-#define PCI_REVISION_ID 0x08
-#define PCI_CLASS_PROG 0x09
-#define PCI_CLASS_DEVICE 0x0a
-#define PCI_HEADER_TYPE 0x0e
-#define PCI_SUBSYSTEM_VENDOR_ID 0x2c
-#define PCI_SUBSYSTEM_ID 0x2e
 
 #define RCR_SYS_RST 0x02
 #define RCR_RST_CPU 0x04
 
 /* State ------------------------------------------------------------------ */
 
-typedef struct PCHostBridgeInfo {
-    uint16_t vendor, device;
+/* The host bridge's own function, 00.0 on its root bus */
+typedef struct PCHostFunctionInfo {
+    const char *type;
+    uint16_t device;
     uint8_t revision;
     /* Chipset registers with non-zero reset values: {offset, value} */
     struct {
         uint8_t offset, value;
-    } regs[4];
-} PCHostBridgeInfo;
+    } regs[6];
+} PCHostFunctionInfo;
 
-static const PCHostBridgeInfo host_bridges[] = {
+static const PCHostFunctionInfo host_functions[] = {
     [PC_HOST_I440FX] = {
-        .vendor = 0x8086, .device = 0x1237, .revision = 0x02,
-        .regs = { { 0x72, 0x02 } },                 /* SMRAM: C_BASE_SEG */
+        .type = TYPE_I440FX_PCI_DEVICE, .device = 0x1237, .revision = 0x02,
+        .regs = { { 0x57, 0x10 },                   /* DRAMC */
+                  { 0x72, 0x02 } },                 /* SMRAM: C_BASE_SEG */
     },
     [PC_HOST_Q35_MCH] = {
-        .vendor = 0x8086, .device = 0x29c0, .revision = 0x00,
-        .regs = { { 0x9d, 0x02 }, { 0x9e, 0x38 } }, /* SMRAM, ESMRAMC */
+        .type = TYPE_MCH_PCI_DEVICE, .device = 0x29c0, .revision = 0x00,
+        .regs = { { 0x50, 0x10 },                   /* GGC */
+                  /* PCIEXBAR: 0xb0000000, 256 MiB, disabled until firmware */
+                  { 0x63, 0xb0 },
+                  { 0x9d, 0x02 }, { 0x9e, 0x38 } }, /* SMRAM, ESMRAMC */
     },
 };
 
@@ -68,40 +66,22 @@ typedef struct PCPCIHostState {
     PCHostBridgeKind kind;
     uint32_t config_addr;
     uint8_t rcr;                /* reset control at 0xcf9 */
-    uint8_t config[PCI_CONFIG_SPACE_SIZE];
+    PCIBus *bus;
     MemoryRegion conf_idx, conf_data, rcr_io;
 } PCPCIHostState;
 
-static void pci_set_word(uint8_t *p, uint16_t v)
-{
-    p[0] = v & 0xff;
-    p[1] = v >> 8;
-}
+typedef struct PCHostFunctionState {
+    PCIDevice parent_obj;
+    PCHostBridgeKind kind;
+    PCIBus *bus;                /* MMCONFIG's target */
+    MemoryRegion mmcfg;         /* the MCH's PCIEXBAR window */
+    uint64_t mmcfg_base;        /* UINT64_MAX: not mapped */
+} PCHostFunctionState;
 
 /* Register read/write ---------------------------------------------------- */
 
-/* Offset in 00:00.0's space the current address selects, or -1 */
-static int pc_pci_host_selected(const PCPCIHostState *s)
-{
-    uint32_t a = s->config_addr;
-
-    if (!(a & 0x80000000u) || (a & 0x00ffff00u)) {
-        return -1; /* disabled, or a bus/device/function with nothing */
-    }
-    return a & 0xfc;
-}
-
-/* Writable: command bits and the chipset's own registers */
-static bool pc_pci_host_writable(unsigned offset)
-{
-    return offset == PCI_COMMAND || offset == PCI_COMMAND + 1 ||
-           offset == 0x0d || offset >= 0x40;
-}
-
-/*
- * CONFIG_ADDRESS as QEMU 7.2's "pci-conf-idx": any read returns the
- * register (cut to the access), only a dword write at 0xcf8 sets it
- */
+/* CONFIG_ADDRESS as QEMU 7.2's "pci-conf-idx": any read returns the
+ * register (cut to the access), only a dword write at 0xcf8 sets it */
 static uint64_t pc_pci_host_addr_read(void *opaque, hwaddr addr,
                                       unsigned size)
 {
@@ -156,42 +136,53 @@ static void pc_pci_host_rcr_write(void *opaque, hwaddr addr, uint64_t value,
     }
 }
 
+/*
+ * CONFIG_DATA: the enable bit, bus, device and function of CONFIG_ADDRESS
+ * select the function; its low byte and the port's low bits the
+ * offset, ORed together (QEMU 7.2: 0x80000001 then inl 0xcfc reads bytes
+ * 1-4).  Disabled: all-ones.
+ */
+static bool pc_pci_host_target(PCPCIHostState *s, hwaddr addr, int *bus_num,
+                               int *devfn, uint32_t *offset)
+{
+    uint32_t a;
+
+    g_mutex_lock(&s->lock);
+    a = s->config_addr;
+    g_mutex_unlock(&s->lock);
+    if (!(a & 0x80000000u)) {
+        return false;
+    }
+    *bus_num = (a >> 16) & 0xff;
+    *devfn = (a >> 8) & 0xff;
+    *offset = (a & 0xff) | (addr & 3);
+    return true;
+}
+
 static uint64_t pc_pci_host_data_read(void *opaque, hwaddr addr,
                                       unsigned size)
 {
     PCPCIHostState *s = opaque;
-    uint64_t v = 0;
-    unsigned i;
-    int base;
+    int bus_num, devfn;
+    uint32_t offset;
 
-    g_mutex_lock(&s->lock);
-    base = pc_pci_host_selected(s);
-    for (i = 0; i < size; i++) {
-        unsigned off = base + (addr & 3) + i;
-
-        v |= (uint64_t)(base < 0 ? 0xff : s->config[off & 0xff]) << (8 * i);
+    if (size > 4 || !pc_pci_host_target(s, addr, &bus_num, &devfn, &offset)) {
+        return UINT32_MAX;
     }
-    g_mutex_unlock(&s->lock);
-    return v;
+    return pci_host_config_read(s->bus, bus_num, devfn, offset, size) &
+           (UINT32_MAX >> (32 - 8 * size));
 }
 
 static void pc_pci_host_data_write(void *opaque, hwaddr addr, uint64_t value,
                                    unsigned size)
 {
     PCPCIHostState *s = opaque;
-    unsigned i;
-    int base;
+    int bus_num, devfn;
+    uint32_t offset;
 
-    g_mutex_lock(&s->lock);
-    base = pc_pci_host_selected(s);
-    for (i = 0; base >= 0 && i < size; i++) {
-        unsigned off = (base + (addr & 3) + i) & 0xff;
-
-        if (pc_pci_host_writable(off)) {
-            s->config[off] = value >> (8 * i);
-        }
+    if (size <= 4 && pc_pci_host_target(s, addr, &bus_num, &devfn, &offset)) {
+        pci_host_config_write(s->bus, bus_num, devfn, offset, value, size);
     }
-    g_mutex_unlock(&s->lock);
 }
 
 static const MemoryRegionOps pc_pci_host_addr_ops = {
@@ -212,36 +203,123 @@ static const MemoryRegionOps pc_pci_host_rcr_ops = {
     .endianness = DEVICE_LITTLE_ENDIAN,
 };
 
-/* Reset ------------------------------------------------------------------ */
-
-static void pc_pci_host_reset_locked(PCPCIHostState *s)
+/*
+ * MMCONFIG (q35): the MCH's PCIEXBAR maps 1 MiB per bus of extended
+ * configuration space, bus << 20 | devfn << 12 | offset
+ */
+static uint64_t mch_mmcfg_read(void *opaque, hwaddr addr, unsigned size)
 {
-    const PCHostBridgeInfo *info = &host_bridges[s->kind];
-    size_t i;
+    PCHostFunctionState *f = opaque;
 
-    memset(s->config, 0, sizeof(s->config));
-    pci_set_word(s->config + PCI_VENDOR_ID, info->vendor);
-    pci_set_word(s->config + PCI_DEVICE_ID, info->device);
-    s->config[PCI_REVISION_ID] = info->revision;
-    s->config[PCI_CLASS_PROG] = 0x00;
-    pci_set_word(s->config + PCI_CLASS_DEVICE, 0x0600); /* host bridge */
-    s->config[PCI_HEADER_TYPE] = 0x00;
-    pci_set_word(s->config + PCI_SUBSYSTEM_VENDOR_ID, 0x1af4);
-    pci_set_word(s->config + PCI_SUBSYSTEM_ID, 0x1100);
-    for (i = 0; i < G_N_ELEMENTS(info->regs) && info->regs[i].offset; i++) {
-        s->config[info->regs[i].offset] = info->regs[i].value;
-    }
-    s->config_addr = 0;
-    s->rcr = 0;
+    return pci_host_config_read(f->bus, addr >> 20, (addr >> 12) & 0xff,
+                                addr & 0xfff, size) &
+           (UINT32_MAX >> (32 - 8 * size));
 }
+
+static void mch_mmcfg_write(void *opaque, hwaddr addr, uint64_t value,
+                            unsigned size)
+{
+    PCHostFunctionState *f = opaque;
+
+    pci_host_config_write(f->bus, addr >> 20, (addr >> 12) & 0xff,
+                          addr & 0xfff, value, size);
+}
+
+static const MemoryRegionOps mch_mmcfg_ops = {
+    .read = mch_mmcfg_read,
+    .write = mch_mmcfg_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 4 },
+    .impl = { .min_access_size = 1, .max_access_size = 4 },
+};
+
+#define MCH_PCIEXBAR 0x60
+#define MCH_PCIEXBAR_EN 0x1
+
+/* PCIEXBAR: enable bit 0, length in bits 2:1 (256, 128, 64 MiB buses) */
+static void mch_update_pciexbar(PCHostFunctionState *f)
+{
+    PCIDevice *d = &f->parent_obj;
+    uint64_t bar = pci_get_long(d->config + MCH_PCIEXBAR) |
+                   (uint64_t)pci_get_long(d->config + MCH_PCIEXBAR + 4) << 32;
+    uint64_t base = UINT64_MAX, size = 0;
+
+    if (bar & MCH_PCIEXBAR_EN) {
+        switch ((bar >> 1) & 3) {
+        case 0:
+            size = 256ull << 20, base = bar & 0xff0000000ull;
+            break;
+        case 1:
+            size = 128ull << 20, base = bar & 0xff8000000ull;
+            break;
+        case 2:
+            size = 64ull << 20, base = bar & 0xffc000000ull;
+            break;
+        default:
+            break;              /* reserved: no window */
+        }
+    }
+    if (base == f->mmcfg_base &&
+        (base == UINT64_MAX || size == memory_region_size(&f->mmcfg))) {
+        return;
+    }
+    memory_region_transaction_begin();
+    if (f->mmcfg_base != UINT64_MAX) {
+        memory_region_del_subregion(get_system_memory(), &f->mmcfg);
+        object_unparent(OBJECT(&f->mmcfg));
+    }
+    f->mmcfg_base = base;
+    if (base != UINT64_MAX) {
+        memory_region_init_io(&f->mmcfg, OBJECT(f), &mch_mmcfg_ops, f,
+                              "pcie-mmcfg-mmio", size);
+        memory_region_add_subregion(get_system_memory(), base, &f->mmcfg);
+    }
+    memory_region_transaction_commit();
+}
+
+static void pc_host_function_write_config(PCIDevice *d, uint32_t addr,
+                                          uint32_t val, int len)
+{
+    PCHostFunctionState *f = (PCHostFunctionState *)d;
+
+    pci_default_write_config(d, addr, val, len);
+    if (f->kind == PC_HOST_Q35_MCH && addr < MCH_PCIEXBAR + 8 &&
+        addr + len > MCH_PCIEXBAR) {
+        mch_update_pciexbar(f);
+    }
+}
+
+/* Reset ------------------------------------------------------------------ */
 
 static void pc_pci_host_reset(DeviceState *dev)
 {
     PCPCIHostState *s = (PCPCIHostState *)dev;
 
     g_mutex_lock(&s->lock);
-    pc_pci_host_reset_locked(s);
+    s->config_addr = 0;
+    s->rcr = 0;
     g_mutex_unlock(&s->lock);
+}
+
+/* The chipset registers go back to their reset values; PCIEXBAR with them */
+static void pc_host_function_reset(DeviceState *dev)
+{
+    PCHostFunctionState *f = (PCHostFunctionState *)dev;
+    PCIDevice *d = &f->parent_obj;
+    const PCHostFunctionInfo *info = &host_functions[f->kind];
+    size_t i;
+
+    DEVICE_CLASS(object_class_get_parent(OBJECT_GET_CLASS(dev)))->reset(dev);
+    pci_lock();
+    memset(d->config + PCI_CONFIG_HEADER_SIZE, 0,
+           d->config_size - PCI_CONFIG_HEADER_SIZE);
+    for (i = 0; i < G_N_ELEMENTS(info->regs) && info->regs[i].offset; i++) {
+        d->config[info->regs[i].offset] = info->regs[i].value;
+    }
+    if (f->kind == PC_HOST_Q35_MCH) {
+        mch_update_pciexbar(f);
+    }
+    pci_unlock();
 }
 
 /* Realize ---------------------------------------------------------------- */
@@ -262,22 +340,43 @@ static bool pc_pci_host_realize(DeviceState *dev, Error **errp)
 {
     PCPCIHostState *s = (PCPCIHostState *)dev;
     SysBusDevice *sbd = SYS_BUS_DEVICE(dev);
+    bool q35 = s->kind == PC_HOST_Q35_MCH;
+    PCHostFunctionState *f;
+    PCIDevice *d;
 
     sysbus_add_io(sbd, PCI_CONFIG_ADDR, &s->conf_idx);
     sysbus_add_io(sbd, PCI_CONFIG_DATA, &s->conf_data);
     /* ICH9-LPC's and PIIX3's register in QEMU, over pci-conf-idx */
     memory_region_init_io(&s->rcr_io, OBJECT(dev), &pc_pci_host_rcr_ops, s,
-                          s->kind == PC_HOST_Q35_MCH ? "lpc-reset-control"
-                                                     : "piix3-reset-control",
+                          q35 ? "lpc-reset-control" : "piix3-reset-control",
                           1);
     memory_region_add_subregion_overlap(get_system_io(), PCI_CONFIG_ADDR + 1,
                                         &s->rcr_io, 1);
-    return true;
+
+    s->bus = pci_root_bus_new(dev, q35 ? "pcie.0" : "pci.0", pc_pci_memory(),
+                              get_system_io(),
+                              q35 ? TYPE_PCIE_BUS : TYPE_PCI_BUS);
+    d = pci_new(0, false, host_functions[s->kind].type);
+    f = (PCHostFunctionState *)d;
+    f->bus = s->bus;
+    if (q35) {
+        object_property_add_child(OBJECT(dev), "mch", OBJECT(d));
+    }
+    return pci_realize_and_unref(d, s->bus, errp);
 }
 
 static void pc_pci_host_finalize(Object *obj)
 {
     g_mutex_clear(&((PCPCIHostState *)obj)->lock);
+}
+
+static void pc_host_function_initfn(Object *obj)
+{
+    PCHostFunctionState *f = (PCHostFunctionState *)obj;
+
+    f->kind = strcmp(object_get_typename(obj), TYPE_MCH_PCI_DEVICE)
+                  ? PC_HOST_I440FX : PC_HOST_Q35_MCH;
+    f->mmcfg_base = UINT64_MAX;
 }
 
 /* Registration ------------------------------------------------------------ */
@@ -290,6 +389,24 @@ static void pc_pci_host_class_init(ObjectClass *oc, void *data)
     dc->realize = pc_pci_host_realize;
     dc->reset = pc_pci_host_reset;
     dc->categories = 1u << DEVICE_CATEGORY_BRIDGE;
+}
+
+static void pc_host_function_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+    PCIDeviceClass *pc = PCI_DEVICE_CLASS(oc);
+    const PCHostFunctionInfo *info = &host_functions[(uintptr_t)data];
+
+    pc->vendor_id = 0x8086;
+    pc->device_id = info->device;
+    pc->revision = info->revision;
+    pc->class_id = 0x0600;      /* host bridge */
+    pc->config_write = pc_host_function_write_config;
+    dc->reset = pc_host_function_reset;
+    dc->categories = 1u << DEVICE_CATEGORY_BRIDGE;
+    dc->user_creatable = false;
+    dc->desc = (uintptr_t)data == PC_HOST_I440FX ? "Host bridge"
+                                                 : "Host bridge";
 }
 
 static void pc_pci_host_register_types(void)
@@ -313,6 +430,22 @@ static void pc_pci_host_register_types(void)
             .instance_init = pc_pci_host_initfn,
             .instance_finalize = pc_pci_host_finalize,
             .class_init = pc_pci_host_class_init,
+            .class_data = (void *)(uintptr_t)PC_HOST_I440FX,
+        },
+        {
+            .name = TYPE_MCH_PCI_DEVICE,
+            .parent = TYPE_PCI_DEVICE,
+            .instance_size = sizeof(PCHostFunctionState),
+            .instance_init = pc_host_function_initfn,
+            .class_init = pc_host_function_class_init,
+            .class_data = (void *)(uintptr_t)PC_HOST_Q35_MCH,
+        },
+        {
+            .name = TYPE_I440FX_PCI_DEVICE,
+            .parent = TYPE_PCI_DEVICE,
+            .instance_size = sizeof(PCHostFunctionState),
+            .instance_init = pc_host_function_initfn,
+            .class_init = pc_host_function_class_init,
             .class_data = (void *)(uintptr_t)PC_HOST_I440FX,
         },
     };

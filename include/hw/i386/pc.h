@@ -46,5 +46,7 @@ void pc_register_machine_versions(const char *family,
 
 bool pc_machine_init(MachineState *ms, Error **errp);
 bool pc_machine_done(MachineState *ms, Error **errp);
+/* The PCI memory space ("pci", under system RAM): where BARs map */
+MemoryRegion *pc_pci_memory(void);
 
 #endif

@@ -23,5 +23,7 @@ typedef enum PCHostBridgeKind {
  */
 #define TYPE_Q35_HOST_DEVICE "q35-pcihost"
 #define TYPE_I440FX_PCI_HOST_BRIDGE "i440FX-pcihost"
+#define TYPE_I440FX_PCI_DEVICE "i440FX"
+#define TYPE_MCH_PCI_DEVICE "mch"
 
 #endif

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""PCI configuration space compared with Debian's QEMU 7.2 (docs/devices.md,
+"PCI").
+
+Both binaries run pc-i440fx-7.2 and pc-q35-7.2 with -nodefaults under qtest
+(-S: no firmware has run) and a guest's view of PCI is read the same way in
+both:
+
+  * every function of bus 0 through CONFIG_ADDRESS/CONFIG_DATA
+    (outl 0xcf8 / inl 0xcfc), all 256 bytes of each function both have;
+  * the write masks of the host bridge's header: all-ones then zeros
+    written to every byte of 00.0's first 64 bytes, read back;
+  * CONFIG_ADDRESS's low bits and byte/word accesses at 0xcfd-0xcff;
+  * q35: MMCONFIG, once PCIEXBAR is enabled (as firmware does), reads the
+    same 4 KiB of 00.0 and all-ones where no function is.
+
+(-global on a PCI "addr" property is not compared: QEMU 7.2 aborts on
+"-global i440FX.addr=zz", an assertion in its visitor.)
+
+The functions QEMU 7.2 has that this tree does not have yet are
+KNOWN_MISSING below, each with its reason.  Skips (77) where QEMU 7.2 is
+missing.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
+                                "python"))
+from qtest_session import qtest_session  # noqa: E402
+
+BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
+ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
+
+# The chipset functions behind the host bridge come with the ISA bridges
+# (PIIX3/PIIX4, ICH9): not in this tree yet (issue 12, step 2)
+KNOWN_MISSING = {
+    "pc-i440fx-7.2": {"01.0", "01.1", "01.3"},
+    "pc-q35-7.2": {"1f.0", "1f.2", "1f.3"},
+}
+
+results = []
+
+
+def report(name, ok, detail=""):
+    results.append(ok)
+    print(f"{'ok' if ok else 'not ok'} {len(results)} - pci/{name}" +
+          ("" if ok else f" # {detail}"))
+
+
+def session(binary, machine, commands):
+    return qtest_session(binary, ["-machine", machine, "-qtest-log",
+                                  "/dev/null"], commands)
+
+
+def cfg_addr(devfn, off=0):
+    return 0x80000000 | (devfn << 8) | off
+
+
+def present_functions(binary, machine):
+    cmds = []
+    for devfn in range(256):
+        cmds += ["outl 0xcf8 0x%x" % cfg_addr(devfn), "inl 0xcfc"]
+    answers = session(binary, machine, cmds)
+    found = []
+    for devfn in range(256):
+        a = answers[2 * devfn + 1].split()
+        if len(a) == 2 and int(a[1], 16) != 0xffffffff:
+            found.append(devfn)
+    return found
+
+
+def config_dump(binary, machine, devfns):
+    cmds = []
+    for devfn in devfns:
+        for off in range(0, 256, 4):
+            cmds += ["outl 0xcf8 0x%x" % cfg_addr(devfn, off), "inl 0xcfc"]
+    answers = session(binary, machine, cmds)
+    dumps = {}
+    i = 1
+    for devfn in devfns:
+        data = bytearray()
+        for off in range(0, 256, 4):
+            v = int(answers[i].split()[1], 16)
+            data += v.to_bytes(4, "little")
+            i += 2
+        dumps[devfn] = bytes(data)
+    return dumps
+
+
+def name(devfn):
+    return "%02x.%x" % (devfn >> 3, devfn & 7)
+
+
+def first_difference(a, b):
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return "offset 0x%02x: QEMU 7.2 %02x, here %02x" % (i, x, y)
+    return ""
+
+
+def compare_functions(machine):
+    ours = present_functions(BINARY, machine)
+    theirs = present_functions(ORACLE, machine)
+    missing = {name(d) for d in theirs} - {name(d) for d in ours}
+    extra = {name(d) for d in ours} - {name(d) for d in theirs}
+    report(f"{machine}/functions", not extra and
+           missing == KNOWN_MISSING[machine],
+           f"missing {sorted(missing)}, extra {sorted(extra)}")
+    shared = [d for d in ours if d in theirs]
+    a = config_dump(ORACLE, machine, shared)
+    b = config_dump(BINARY, machine, shared)
+    for d in shared:
+        report(f"{machine}/{name(d)}/config", a[d] == b[d],
+               first_difference(a[d], b[d]))
+
+
+def header_masks(machine):
+    cmds = []
+    for off in range(0x40):
+        port = 0xcfc + (off & 3)
+        sel = "outl 0xcf8 0x%x" % cfg_addr(0, off & 0xfc)
+        cmds += [sel, "outb 0x%x 0xff" % port, sel, "inb 0x%x" % port,
+                 sel, "outb 0x%x 0x0" % port, sel, "inb 0x%x" % port]
+    a = session(ORACLE, machine, cmds)
+    b = session(BINARY, machine, cmds)
+    report(f"{machine}/00.0/header-write-masks", a == b,
+           next((f"command {cmds[i]!r}: {x} vs {y}"
+                 for i, (x, y) in enumerate(zip(a, b)) if x != y), ""))
+
+
+# CONFIG_ADDRESS's low bits, and accesses at every offset of CONFIG_DATA
+LOW_BITS = [
+    "outl 0xcf8 0x80000001", "inl 0xcfc", "inl 0xcf8",
+    "outl 0xcf8 0x80000003", "inw 0xcfe", "inb 0xcff",
+    "outl 0xcf8 0x80000000", "inb 0xcfd", "inw 0xcfd", "inl 0xcfd",
+    "inw 0xcfe", "inb 0xcfe", "inb 0xcff",
+    "outl 0xcf8 0x8000003c", "outb 0xcfc 0x5a", "inl 0xcfc",
+    "outw 0xcfc 0x1234", "inl 0xcfc", "outb 0xcfd 0x77", "inl 0xcfc",
+    "outl 0xcf8 0x80000004", "outw 0xcfc 0xffff", "inl 0xcfc",
+    "outw 0xcfc 0x0", "inl 0xcfc",
+    "outl 0xcf8 0x800000fc", "inl 0xcfc", "inw 0xcfe", "inb 0xcff",
+    "outl 0xcf8 0x00000000", "inl 0xcfc", "inb 0xcfd",
+    "outw 0xcf8 0x1234", "inl 0xcf8", "outb 0xcfa 0x12", "inl 0xcf8",
+    "outl 0xcf8 0x80010000", "inl 0xcfc",
+    "outl 0xcf8 0x80ff0000", "inl 0xcfc",
+    "outl 0xcf8 0x7fffffff", "inl 0xcfc",
+]
+
+
+def low_bits(machine):
+    a = session(ORACLE, machine, LOW_BITS)
+    b = session(BINARY, machine, LOW_BITS)
+    report(f"{machine}/config-address-low-bits", a == b,
+           next((f"command {LOW_BITS[i]!r}: {x} vs {y}"
+                 for i, (x, y) in enumerate(zip(a, b)) if x != y), ""))
+
+
+def mmconfig():
+    machine = "pc-q35-7.2"
+    enable = ["outl 0xcf8 0x80000060", "outl 0xcfc 0xb0000001",
+              "outl 0xcf8 0x80000064", "outl 0xcfc 0x0"]
+    reads = ["readl 0x%x" % (0xb0000000 + off) for off in range(0, 4096, 4)]
+    probe = ["readl 0x%x" % (0xb0000000 + (0xf8 << 12)),     # 1f.0
+             "readl 0x%x" % (0xb0000000 + (0x08 << 12)),     # 01.0
+             "readl 0x%x" % (0xb0000000 + (1 << 20)),        # bus 1
+             "readw 0xb0000002", "readb 0xb0000001"]
+    disable = ["outl 0xcf8 0x80000060", "outl 0xcfc 0xb0000000",
+               "readl 0xb0000000"]
+    cmds = enable + reads + probe + disable
+    a = session(ORACLE, machine, cmds)
+    b = session(BINARY, machine, cmds)
+    n = len(enable)
+    report("pc-q35-7.2/mmconfig/00.0", a[n:n + 1024] == b[n:n + 1024],
+           next((f"{cmds[n + i]}: {x} vs {y}" for i, (x, y) in
+                 enumerate(zip(a[n:n + 1024], b[n:n + 1024])) if x != y),
+                ""))
+    # 1f.0 is the LPC bridge QEMU has and this tree not yet: skip its line
+    rest_a = a[n + 1024 + 1:]
+    rest_b = b[n + 1024 + 1:]
+    report("pc-q35-7.2/mmconfig/empty-and-disable", rest_a == rest_b,
+           f"{rest_a} vs {rest_b}")
+
+
+def main():
+    if not os.access(ORACLE, os.X_OK):
+        print(f"1..0 # SKIP QEMU 7.2 not found at {ORACLE}")
+        return 77
+    for machine in ("pc-i440fx-7.2", "pc-q35-7.2"):
+        compare_functions(machine)
+        header_masks(machine)
+        low_bits(machine)
+    mmconfig()
+    print(f"1..{len(results)}")
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
