@@ -144,7 +144,7 @@ FULL_SKIP = {"lbr-fmt", "lbr_fmt", "memory", "realized"}
 FULL_OURS = {"x-kvm-auto-enable-pv-eoi", "x-kvm-auto-enable-pv-unhalt",
              "x-hv-auto-enable-ipi", "x-kvm-auto-enable-pv-tlb-flush",
              "x-kvm-auto-enable-pv-ipi", "x-kvm-auto-enable-pv-sched-yield",
-             "x-hv-auto-enable-tlbflush"}
+             "x-hv-auto-enable-tlbflush", "x-hv-refuse-unsupported"}
 
 
 def expansions(binary, machine):
