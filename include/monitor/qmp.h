@@ -45,6 +45,13 @@ bool qemu_qmp_add(const char *optarg, Error **errp);
 bool qemu_qmp_pretty_add(const char *optarg, Error **errp);
 
 /* Helpers for handlers */
+/*
+ * The fd that came (SCM_RIGHTS) with the running command's request, now
+ * the caller's, or -1; any others that came with it are closed.
+ */
+int monitor_cur_take_msgfd(void);
+/* The running command's monitor's getfd names (name -> fd), or NULL */
+GHashTable *monitor_cur_named_fds(void);
 JsonNode *qmp_empty_return(void);
 /*
  * Dispatches one request object as a client's: returns the reply object
