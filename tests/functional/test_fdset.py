@@ -168,7 +168,9 @@ def after_reconnect(binary, d):
             first = num.norm(vm.cmd("query-fdsets"))
             vm.sock.close()
             vm.sock, vm.buf = None, b""
-            time.sleep(0.3)
+            # time for the monitor to see the client go (a loaded host
+            # needs more than a blink; the answer depends on it)
+            time.sleep(2)
             vm._connect(None)
             vm.greeting = vm._read_message()
             vm.cmd("qmp_capabilities")
@@ -183,7 +185,7 @@ def start_error(binary, args, fds):
         p = subprocess.run([binary, "-machine", "none", "-S", "-display",
                             "none", "-nodefaults"] + args, pass_fds=fds,
                            stdin=subprocess.DEVNULL, capture_output=True,
-                           timeout=10)
+                           timeout=60)
     except subprocess.TimeoutExpired:
         return "started"
     lines = p.stderr.decode(errors="replace").strip().splitlines()
