@@ -59,8 +59,9 @@ class Machine:
     """
 
     def __init__(self, binary, args=(), timeout=30.0, env=None,
-                 server=False):
+                 server=False, pass_fds=()):
         self.binary = binary
+        self.pass_fds = tuple(pass_fds)
         self.args = list(args)
         self.timeout = timeout
         self.dir = tempfile.mkdtemp(prefix="qmp-")
@@ -101,7 +102,8 @@ class Machine:
             self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                                          stdout=subprocess.DEVNULL,
                                          stderr=self.stderr_file,
-                                         env=self.env)
+                                         env=self.env,
+                                         pass_fds=self.pass_fds)
             self._connect(listener)
         finally:
             if listener is not None:
@@ -185,6 +187,18 @@ class Machine:
             msg["arguments"] = args
         msg.update(extra)
         self.sock.sendall(json.dumps(msg).encode() + b"\r\n")
+        return self.recv()
+
+    def cmd_fds(self, name, args, fds):
+        """Sends a command with fds attached (SCM_RIGHTS, as libvirt
+        passes them); returns the reply."""
+        msg = {"execute": name}
+        if args is not None:
+            msg["arguments"] = args
+        data = json.dumps(msg).encode() + b"\r\n"
+        sent = socket.send_fds(self.sock, [data], list(fds))
+        if sent < len(data):
+            self.sock.sendall(data[sent:])
         return self.recv()
 
     def cmd(self, name, args=None):
