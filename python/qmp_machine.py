@@ -149,8 +149,9 @@ class Machine:
         except OSError:
             return ""
 
-    def _read_line(self):
-        deadline = time.monotonic() + self.timeout
+    def _read_line(self, deadline=None):
+        if deadline is None:
+            deadline = time.monotonic() + self.timeout
         while b"\n" not in self.buf:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -165,8 +166,8 @@ class Machine:
         line, self.buf = self.buf.split(b"\n", 1)
         return line
 
-    def _read_message(self):
-        return json.loads(self._read_line())
+    def _read_message(self, deadline=None):
+        return json.loads(self._read_line(deadline))
 
     def send_raw(self, data):
         """Sends bytes as they are (for malformed-input tests)."""
@@ -217,7 +218,8 @@ class Machine:
                     return self.events.pop(i)
             if time.monotonic() > deadline:
                 raise TimeoutError(f"no {name} event")
-            msg = self._read_message()
+            # The caller's timeout, not one reply's: a boot may be quiet
+            msg = self._read_message(deadline)
             if "event" in msg:
                 self.events.append(msg)
 
