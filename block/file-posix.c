@@ -30,6 +30,7 @@
 
 #include "block/block_int.h"
 #include "block/file-lock.h"
+#include "qemu/osdep.h"
 
 typedef struct BDRVRawState {
     int fd;
@@ -72,16 +73,21 @@ static bool file_open_common(BlockDriverState *bs, const BlockdevOptions *opts,
         return false;
     }
     bs->filename = g_strdup(o->filename);
-    if (bs->read_only) {
-        s->fd = open(o->filename, flags | O_RDONLY);
-    } else {
+    /* the name may be an fd set's, /dev/fdset/N (include/qemu/osdep.h) */
+    flags &= ~O_CLOEXEC;
+    flags |= bs->read_only ? O_RDONLY : O_RDWR;
+    s->fd = qemu_open_raw(o->filename, flags, 0);
+    if (s->fd < 0 && !bs->read_only && bs->auto_read_only &&
+        (errno == EACCES || errno == EPERM || errno == EROFS)) {
         /* auto-read-only: read-only when the file cannot be written */
-        s->fd = open(o->filename, flags | O_RDWR);
-        if (s->fd < 0 && bs->auto_read_only &&
-            (errno == EACCES || errno == EPERM || errno == EROFS)) {
-            s->fd = open(o->filename, flags | O_RDONLY);
-            bs->read_only = true;
-        }
+        flags = (flags & ~O_ACCMODE) | O_RDONLY;
+        s->fd = qemu_open_raw(o->filename, flags, 0);
+        bs->read_only = true;
+    }
+    if (s->fd < 0 && g_str_has_prefix(o->filename, "/dev/fdset/")) {
+        error_setg_errno(errp, errno, "Could not dup FD for %s flags %x",
+                         o->filename, flags);
+        return false;
     }
     if (s->fd < 0) {
         error_setg_errno(errp, errno, "Could not open '%s'", o->filename);
@@ -141,7 +147,7 @@ static void file_close(BlockDriverState *bs)
     BDRVRawState *s = bs->opaque;
 
     if (s->fd >= 0) {
-        close(s->fd);   /* drops the image locks with it */
+        qemu_close(s->fd);  /* drops the image locks with it */
         s->fd = -1;
     }
     g_mutex_clear(&s->rmw_lock);

@@ -33,6 +33,8 @@ struct Chardev {
     ChardevHandlers handlers;
     GByteArray *outq;      /* output the peer has not taken yet */
     char *unlink_path;     /* listening socket file, removed at exit */
+    int logfd;             /* logfile=: a copy of the output, or -1 */
+    GArray *msgfds;        /* int: fds that came with the last read */
     /* Called after a connection ends (servers listen again) */
     void (*disconnected)(Chardev *chr);
 };

@@ -31,6 +31,7 @@
 #include "chardev/char-internal.h"
 #include "monitor/qmp-commands.h"
 #include "qemu/option.h"
+#include "qemu/osdep.h"
 #include "sysemu/os-posix.h"
 
 static GHashTable *chardevs; /* id -> Chardev* */
@@ -94,8 +95,78 @@ void qemu_chr_fd_attach(Chardev *chr, int in_fd, int out_fd)
     }
 }
 
+static void chr_drop_msgfds(Chardev *chr)
+{
+    guint i;
+
+    for (i = 0; chr->msgfds && i < chr->msgfds->len; i++) {
+        close(g_array_index(chr->msgfds, int, i));
+    }
+    if (chr->msgfds) {
+        g_array_set_size(chr->msgfds, 0);
+    }
+}
+
+int qemu_chr_take_msgfd(Chardev *chr)
+{
+    int fd;
+
+    if (!chr->msgfds || !chr->msgfds->len) {
+        return -1;
+    }
+    fd = g_array_index(chr->msgfds, int, 0);
+    g_array_remove_index(chr->msgfds, 0);
+    chr_drop_msgfds(chr);
+    return fd;
+}
+
+/*
+ * A read that also takes the fds sent with the data (as QEMU, at most 16
+ * at a time); they replace the unclaimed ones of an earlier read.
+ */
+static ssize_t chr_recv(Chardev *chr, int fd, uint8_t *buf, size_t len)
+{
+    union {
+        struct cmsghdr align;
+        char buf[CMSG_SPACE(16 * sizeof(int))];
+    } control;
+    struct iovec iov = { .iov_base = buf, .iov_len = len };
+    struct msghdr msg = {
+        .msg_iov = &iov, .msg_iovlen = 1,
+        .msg_control = &control, .msg_controllen = sizeof(control),
+    };
+    struct cmsghdr *c;
+    ssize_t n;
+
+    if (!chr->is_socket) {
+        return read(fd, buf, len);
+    }
+    n = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
+    if (n < 0) {
+        return n;
+    }
+    for (c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+        size_t count;
+        const int *fds;
+
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+            c->cmsg_len <= CMSG_LEN(0)) {
+            continue;
+        }
+        count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        fds = (const int *)CMSG_DATA(c);
+        chr_drop_msgfds(chr);
+        if (!chr->msgfds) {
+            chr->msgfds = g_array_new(FALSE, FALSE, sizeof(int));
+        }
+        g_array_append_vals(chr->msgfds, fds, count);
+    }
+    return n;
+}
+
 void qemu_chr_fd_detach(Chardev *chr)
 {
+    chr_drop_msgfds(chr);
     if (chr->in_watch) {
         g_source_remove(chr->in_watch);
         chr->in_watch = 0;
@@ -173,7 +244,7 @@ static gboolean chr_readable(gint fd, GIOCondition cond, gpointer opaque)
         }
         want = MIN(want, room);
     }
-    n = read(fd, buf, want);
+    n = chr_recv(chr, fd, buf, want);
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
         return G_SOURCE_CONTINUE;
     }
@@ -250,10 +321,28 @@ static gboolean chr_writable(gint fd, GIOCondition cond, gpointer opaque)
     return G_SOURCE_CONTINUE;
 }
 
+/* logfile=: what the frontend writes, whatever becomes of it */
+static void chr_write_log(Chardev *chr, const uint8_t *buf, size_t len)
+{
+    while (chr->logfd >= 0 && len) {
+        ssize_t n = write(chr->logfd, buf, len);
+
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return;
+        }
+        buf += n;
+        len -= n;
+    }
+}
+
 bool qemu_chr_write_all(Chardev *chr, const uint8_t *buf, size_t len)
 {
     ssize_t n = 0;
 
+    chr_write_log(chr, buf, len);
     if (!chr->connected || chr->broken_idle) {
         return false;
     }
@@ -439,8 +528,9 @@ static bool chr_open_file(Chardev *chr, QemuOpts *opts, Error **errp)
         error_setg(errp, "chardev: file: no filename given");
         return false;
     }
-    fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC |
-                        (append ? O_APPEND : O_TRUNC), 0666);
+    /* path may name an fd set (/dev/fdset/N) */
+    fd = qemu_open_raw(path, O_WRONLY | O_CREAT |
+                                 (append ? O_APPEND : O_TRUNC), 0666);
     if (fd < 0) {
         error_setg(errp, "Could not open '%s': %s", path, strerror(errno));
         return false;
@@ -615,11 +705,6 @@ static bool chr_check_unsupported(QemuOpts *opts, Error **errp)
             return false;
         }
     }
-    if (qemu_opt_get(opts, "logfile")) {
-        error_setg(errp, "chardev option 'logfile' is not supported by this "
-                   "build");
-        return false;
-    }
     return true;
 }
 
@@ -642,6 +727,23 @@ static void chardev_register_types(void)
     }
 }
 type_init(chardev_register_types)
+
+/* logfile= (an fd set too), truncated unless logappend=on, as QEMU */
+static bool chr_open_log(Chardev *chr, QemuOpts *opts, Error **errp)
+{
+    const char *path = qemu_opt_get(opts, "logfile");
+    bool append;
+
+    if (!qemu_chr_opt_bool(opts, "logappend", false, &append, errp)) {
+        return false;
+    }
+    if (!path) {
+        return true;
+    }
+    chr->logfd = qemu_create(path, O_WRONLY | (append ? O_APPEND : O_TRUNC),
+                             0666, errp);
+    return chr->logfd >= 0;
+}
 
 static Chardev *chr_new(const char *id, QemuOpts *opts, Error **errp)
 {
@@ -675,8 +777,12 @@ static Chardev *chr_new(const char *id, QemuOpts *opts, Error **errp)
     qemu_chr_register_cleanup();
     chr = (Chardev *)object_new(chardev_backends[i].type);
     chr->id = g_strdup(id);
-    chr->in_fd = chr->out_fd = chr->listen_fd = -1;
-    if (!chardev_backends[i].open(chr, opts, errp)) {
+    chr->in_fd = chr->out_fd = chr->listen_fd = chr->logfd = -1;
+    if (!chr_open_log(chr, opts, errp) ||
+        !chardev_backends[i].open(chr, opts, errp)) {
+        if (chr->logfd >= 0) {
+            qemu_close(chr->logfd);
+        }
         g_free(chr->id);
         object_unref(OBJECT(chr));
         return NULL;

@@ -268,8 +268,7 @@ JsonNode *qmp_stop(Error **errp)
 
 JsonNode *qmp_cont(Error **errp)
 {
-    if (runstate_get() == RUN_STATE_INTERNAL_ERROR ||
-        runstate_get() == RUN_STATE_SHUTDOWN) {
+    if (runstate_needs_reset()) {
         error_setg(errp, "Resetting the Virtual Machine is required");
         return NULL;
     }

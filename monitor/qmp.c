@@ -40,11 +40,13 @@
  * QEMU 7.2's texts) before a handler runs.
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "monitor/hmp.h"
 #include <sys/time.h>
 
 #include "chardev/char.h"
+#include "monitor/fds.h"
 #include "monitor/json-parser.h"
 #include "monitor/qmp.h"
 #include "monitor/qmp-commands.h"
@@ -56,9 +58,32 @@ typedef struct Monitor {
     bool commands_enabled;  /* after qmp_capabilities */
     bool pretty;            /* -mon pretty=on, -qmp-pretty */
     JsonStream *stream;
+    GHashTable *named_fds;  /* getfd: name -> fd */
+    bool counted;           /* a client counted by fdset_monitor_opened() */
 } Monitor;
 
 static GPtrArray *monitors;
+/* The monitor whose command is running (fds come with its request) */
+static Monitor *cur_mon;
+
+int monitor_cur_take_msgfd(void)
+{
+    return cur_mon ? qemu_chr_take_msgfd(cur_mon->chr) : -1;
+}
+
+static void close_fd_value(gpointer fd)
+{
+    close(GPOINTER_TO_INT(fd));
+}
+
+GHashTable *monitor_cur_named_fds(void)
+{
+    if (cur_mon && !cur_mon->named_fds) {
+        cur_mon->named_fds = g_hash_table_new_full(g_str_hash, g_str_equal,
+                                                   g_free, close_fd_value);
+    }
+    return cur_mon ? cur_mon->named_fds : NULL;
+}
 
 /* Writes one message; takes ownership of obj. */
 static void monitor_send(Monitor *mon, JsonObject *obj)
@@ -312,7 +337,11 @@ JsonObject *qmp_dispatch(JsonObject *req, bool commands_enabled)
 
 static void monitor_dispatch(Monitor *mon, JsonObject *req)
 {
-    JsonObject *reply = qmp_dispatch(req, mon->commands_enabled);
+    JsonObject *reply;
+
+    cur_mon = mon;
+    reply = qmp_dispatch(req, mon->commands_enabled);
+    cur_mon = NULL;
 
     if (!mon->commands_enabled && json_object_has_member(reply, "return")) {
         /* only qmp_capabilities can succeed before negotiation */
@@ -354,7 +383,14 @@ static void monitor_event(void *opaque, ChardevEvent event)
     /* Every connection starts from scratch: new greeting, negotiation */
     mon->commands_enabled = false;
     json_stream_reset(mon->stream);
+    if (mon->counted) {
+        /* may close fd sets' fds (monitor/fds.c) */
+        mon->counted = false;
+        fdset_monitor_closed();
+    }
     if (event == CHR_EVENT_OPENED) {
+        mon->counted = true;
+        fdset_monitor_opened();
         JsonObject *greeting = json_object_new(), *qmp = json_object_new();
         JsonArray *caps = json_array_new();
         json_object_set_member(qmp, "version", qmp_query_version(NULL));

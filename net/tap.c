@@ -2,7 +2,7 @@
  * -netdev tap: frames to and from a Linux tap interface.
  *
  * The tap comes from libvirt as an open fd (fd=N, or fds=N for one
- * queue), or is created or attached here by name (ifname=, TUNSETIFF,
+ * queue; over QMP also the name getfd gave it), or is created or attached here by name (ifname=, TUNSETIFF,
  * needs CAP_NET_ADMIN).  QEMU runs /etc/qemu-ifup and /etc/qemu-ifdown by
  * default; this build runs no scripts, so anything but script=no and
  * downscript=no (or empty) is refused, as are helper= (the bridge helper)
@@ -33,6 +33,7 @@
 #include <linux/if_tun.h>
 #include <linux/virtio_net.h>
 
+#include "monitor/fds.h"
 #include "net/tap.h"
 
 /* Frames read per wake-up before others get the main loop */
@@ -260,25 +261,6 @@ void tap_vhost_stop(NetClientState *nc)
 
 /* Opening ---------------------------------------------------------------------- */
 
-/* An fd number on the command line; over QMP a name from getfd */
-static int tap_parse_fd(const char *s, bool is_cli, Error **errp)
-{
-    char *end;
-    long v;
-
-    if (!is_cli) {
-        error_setg(errp, "File descriptor named '%s' has not been found", s);
-        return -1;
-    }
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (!*s || *end || errno || v < 0 || v > INT_MAX) {
-        error_setg(errp, "Invalid file descriptor number '%s'", s);
-        return -1;
-    }
-    return v;
-}
-
 /* Creates or attaches the interface named ifname ("" = the kernel's tapN) */
 static int tap_open(char *ifname, bool *vnet_hdr, bool vnet_hdr_required,
                     Error **errp)
@@ -383,11 +365,11 @@ static bool tap_check_options(const NetdevTapOptions *t, Error **errp)
 }
 
 /* An fd handed over (fd=, fds=): usable, and a tap */
-static int tap_take_fd(const char *name, const char *spec, bool is_cli,
+static int tap_take_fd(const char *name, const char *spec,
                        bool *vnet_hdr, Error **errp)
 {
     struct ifreq ifr = { 0 };
-    int fd = tap_parse_fd(spec, is_cli, errp);
+    int fd = monitor_fd_param(spec, errp);
 
     if (fd < 0) {
         return -1;
@@ -426,7 +408,7 @@ bool net_init_tap(const Netdev *netdev, const char *name, bool is_cli,
         return false;
     }
     if (t->has_fd || t->has_fds) {
-        fd = tap_take_fd(name, t->has_fd ? t->fd : t->fds, is_cli, &vnet_hdr,
+        fd = tap_take_fd(name, t->has_fd ? t->fd : t->fds, &vnet_hdr,
                          errp);
     } else {
         if (!tap_check_script(t->has_script, t->script, "/etc/qemu-ifup",
@@ -452,8 +434,8 @@ bool net_init_tap(const Netdev *netdev, const char *name, bool is_cli,
         close(fd);
         return false;
     }
-    if (vhostfd_spec && (vhostfd = tap_parse_fd(vhostfd_spec, is_cli,
-                                                errp)) < 0) {
+    if (vhostfd_spec &&
+        (vhostfd = monitor_fd_param(vhostfd_spec, errp)) < 0) {
         close(fd);
         return false;
     }

@@ -59,8 +59,9 @@ class Machine:
     """
 
     def __init__(self, binary, args=(), timeout=30.0, env=None,
-                 server=False):
+                 server=False, pass_fds=()):
         self.binary = binary
+        self.pass_fds = tuple(pass_fds)
         self.args = list(args)
         self.timeout = timeout
         self.dir = tempfile.mkdtemp(prefix="qmp-")
@@ -101,7 +102,8 @@ class Machine:
             self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                                          stdout=subprocess.DEVNULL,
                                          stderr=self.stderr_file,
-                                         env=self.env)
+                                         env=self.env,
+                                         pass_fds=self.pass_fds)
             self._connect(listener)
         finally:
             if listener is not None:
@@ -147,8 +149,9 @@ class Machine:
         except OSError:
             return ""
 
-    def _read_line(self):
-        deadline = time.monotonic() + self.timeout
+    def _read_line(self, deadline=None):
+        if deadline is None:
+            deadline = time.monotonic() + self.timeout
         while b"\n" not in self.buf:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -163,8 +166,8 @@ class Machine:
         line, self.buf = self.buf.split(b"\n", 1)
         return line
 
-    def _read_message(self):
-        return json.loads(self._read_line())
+    def _read_message(self, deadline=None):
+        return json.loads(self._read_line(deadline))
 
     def send_raw(self, data):
         """Sends bytes as they are (for malformed-input tests)."""
@@ -187,6 +190,18 @@ class Machine:
         self.sock.sendall(json.dumps(msg).encode() + b"\r\n")
         return self.recv()
 
+    def cmd_fds(self, name, args, fds):
+        """Sends a command with fds attached (SCM_RIGHTS, as libvirt
+        passes them); returns the reply."""
+        msg = {"execute": name}
+        if args is not None:
+            msg["arguments"] = args
+        data = json.dumps(msg).encode() + b"\r\n"
+        sent = socket.send_fds(self.sock, [data], list(fds))
+        if sent < len(data):
+            self.sock.sendall(data[sent:])
+        return self.recv()
+
     def cmd(self, name, args=None):
         reply = self.cmd_raw(name, args)
         if "error" in reply:
@@ -203,7 +218,8 @@ class Machine:
                     return self.events.pop(i)
             if time.monotonic() > deadline:
                 raise TimeoutError(f"no {name} event")
-            msg = self._read_message()
+            # The caller's timeout, not one reply's: a boot may be quiet
+            msg = self._read_message(deadline)
             if "event" in msg:
                 self.events.append(msg)
 

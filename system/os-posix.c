@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "qemu/option.h"
+#include "qemu/osdep.h"
 #include "sysemu/os-posix.h"
 
 static bool daemonized;
@@ -113,37 +114,45 @@ static void pidfile_remove(void)
 
 bool os_pidfile_create(const char *path, Error **errp)
 {
+    /*
+     * An fd set (/dev/fdset/N) has no path to check again; QEMU 7.2 then
+     * loops for ever, dup'ing, and never starts
+     */
+    bool fdset = g_str_has_prefix(path, "/dev/fdset/");
     struct stat a, b;
     char buf[32];
     int fd, len;
 
     for (;;) {
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        fd = qemu_create(path, O_WRONLY, 0600, errp);
         if (fd < 0) {
-            error_setg(errp, "cannot create PID file: Could not create "
-                       "'%s': %s", path, strerror(errno));
+            error_prepend(errp, "cannot create PID file: ");
             return false;
         }
         if (lockf(fd, F_TLOCK, 0) < 0) {
             error_setg(errp, "cannot create PID file: Cannot lock pid file: "
                        "%s", strerror(errno));
-            close(fd);
+            qemu_close(fd);
             return false;
         }
         /* The holder of an older lock may have removed the file */
-        if (fstat(fd, &a) == 0 && stat(path, &b) == 0 &&
-            a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+        if (fstat(fd, &a) == 0 &&
+            (fdset || (stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+                       a.st_ino == b.st_ino))) {
             break;
         }
-        close(fd);
+        qemu_close(fd);
     }
     len = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
     if (ftruncate(fd, 0) < 0 || write(fd, buf, len) != len) {
         error_setg(errp, "cannot create PID file: Failed to write pid file");
-        close(fd);
+        qemu_close(fd);
         return false;
     }
     /* The fd stays open: the lock lasts as long as the process */
+    if (fdset) {
+        return true;    /* nothing to remove at exit */
+    }
     pidfile_path = g_strdup(path);
     pidfile_dev = a.st_dev;
     pidfile_ino = a.st_ino;

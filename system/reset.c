@@ -51,10 +51,8 @@ static void machine_reset(ShutdownCause cause)
         ResetEntry *e = &g_array_index(reset_handlers, ResetEntry, i);
         e->fn(e->opaque);
     }
-    if (runstate_get() == RUN_STATE_INTERNAL_ERROR) {
-        /* A reset recovers from an emulation failure; cont runs it again */
-        runstate_set(RUN_STATE_PAUSED);
-    } else if (was_running && vcpu_resume) {
+    /* a VM that was not running is left in prelaunch (runstate.c) */
+    if (was_running && vcpu_resume) {
         vcpu_resume();
     }
 }
@@ -100,5 +98,8 @@ void qemu_system_restart(void)
     g_atomic_int_set(&guest_exit_pending, 0);
     qemu_shutdown_request_withdraw();
     machine_reset(SHUTDOWN_CAUSE_HOST_QMP_SYSTEM_RESET);
+    if (!runstate_is_running()) {
+        runstate_set(RUN_STATE_PRELAUNCH);
+    }
     vm_start();
 }

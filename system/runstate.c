@@ -75,12 +75,74 @@ int64_t vm_clock_get_ns(void)
     return ns;
 }
 
+/*
+ * The run-state changes QEMU 7.2 allows, as observed and documented for
+ * it: a row per state, the states it may go to.  Any other change is a
+ * bug of ours, reported and not made (QEMU aborts).  Setting the current
+ * state again is always allowed and changes nothing.
+ */
+#define TO(s) (1u << RUN_STATE_##s)
+static const uint32_t runstate_next[RUN_STATE__MAX] = {
+    [RUN_STATE_DEBUG] = TO(RUNNING) | TO(FINISH_MIGRATE) | TO(PRELAUNCH) |
+                        TO(SUSPENDED),
+    [RUN_STATE_INMIGRATE] = TO(INTERNAL_ERROR) | TO(IO_ERROR) | TO(PAUSED) |
+                            TO(RUNNING) | TO(SHUTDOWN) | TO(SUSPENDED) |
+                            TO(WATCHDOG) | TO(GUEST_PANICKED) |
+                            TO(FINISH_MIGRATE) | TO(PRELAUNCH) |
+                            TO(POSTMIGRATE) | TO(COLO),
+    [RUN_STATE_INTERNAL_ERROR] = TO(PAUSED) | TO(FINISH_MIGRATE) |
+                                 TO(PRELAUNCH),
+    [RUN_STATE_IO_ERROR] = TO(RUNNING) | TO(FINISH_MIGRATE) | TO(PRELAUNCH),
+    [RUN_STATE_PAUSED] = TO(RUNNING) | TO(FINISH_MIGRATE) | TO(POSTMIGRATE) |
+                         TO(PRELAUNCH) | TO(COLO),
+    [RUN_STATE_POSTMIGRATE] = TO(RUNNING) | TO(FINISH_MIGRATE) |
+                              TO(PRELAUNCH),
+    [RUN_STATE_PRELAUNCH] = TO(RUNNING) | TO(FINISH_MIGRATE) | TO(INMIGRATE),
+    [RUN_STATE_FINISH_MIGRATE] = TO(RUNNING) | TO(PAUSED) | TO(POSTMIGRATE) |
+                                 TO(PRELAUNCH) | TO(COLO),
+    [RUN_STATE_RESTORE_VM] = TO(RUNNING) | TO(PRELAUNCH),
+    [RUN_STATE_COLO] = TO(RUNNING) | TO(PRELAUNCH) | TO(SHUTDOWN),
+    [RUN_STATE_RUNNING] = TO(DEBUG) | TO(INTERNAL_ERROR) | TO(IO_ERROR) |
+                          TO(PAUSED) | TO(FINISH_MIGRATE) | TO(RESTORE_VM) |
+                          TO(SAVE_VM) | TO(SHUTDOWN) | TO(WATCHDOG) |
+                          TO(GUEST_PANICKED) | TO(COLO) | TO(SUSPENDED),
+    [RUN_STATE_SAVE_VM] = TO(RUNNING),
+    [RUN_STATE_SHUTDOWN] = TO(PAUSED) | TO(FINISH_MIGRATE) | TO(PRELAUNCH) |
+                           TO(COLO),
+    [RUN_STATE_SUSPENDED] = TO(RUNNING) | TO(FINISH_MIGRATE) |
+                            TO(PRELAUNCH) | TO(COLO),
+    [RUN_STATE_WATCHDOG] = TO(RUNNING) | TO(FINISH_MIGRATE) | TO(PRELAUNCH) |
+                           TO(COLO),
+    [RUN_STATE_GUEST_PANICKED] = TO(RUNNING) | TO(FINISH_MIGRATE) |
+                                 TO(PRELAUNCH),
+};
+#undef TO
+
+bool runstate_transition_allowed(RunState from, RunState to)
+{
+    return from == to ||
+           (from < RUN_STATE__MAX && to < RUN_STATE__MAX &&
+            (runstate_next[from] & (1u << to)));
+}
+
+/* States only a reset leaves (cont refuses them), as QEMU 7.2 */
+bool runstate_needs_reset(void)
+{
+    return current_state == RUN_STATE_INTERNAL_ERROR ||
+           current_state == RUN_STATE_SHUTDOWN;
+}
+
 /* Every change of run state goes through here, for the virtual clock */
 static void set_state(RunState state)
 {
     bool was_running = current_state == RUN_STATE_RUNNING;
     bool running = state == RUN_STATE_RUNNING;
 
+    if (!runstate_transition_allowed(current_state, state)) {
+        error_report("invalid runstate transition: '%s' -> '%s'",
+                     runstate_name(current_state), runstate_name(state));
+        return;
+    }
     if (was_running && !running) {
         vm_clock_accumulated_ns = vm_clock_get_ns();
         vm_clock_running_since_ns = -1;
@@ -117,6 +179,7 @@ void runstate_set_no_shutdown(bool on)
     no_shutdown = on;
 }
 
+/* As QEMU 7.2: a VM that is not running keeps its state, and no STOP */
 void vm_stop(RunState state)
 {
     if (current_state == RUN_STATE_RUNNING) {
@@ -125,10 +188,6 @@ void vm_stop(RunState state)
         }
         set_state(state);
         qmp_event_send("STOP", NULL);
-    } else if (current_state == RUN_STATE_PRELAUNCH) {
-        /* QEMU keeps "prelaunch" (and sends no STOP) until the first cont */
-    } else {
-        set_state(state);
     }
 }
 
@@ -136,6 +195,9 @@ bool vm_start(void)
 {
     if (current_state == RUN_STATE_RUNNING) {
         return true;
+    }
+    if (!runstate_transition_allowed(current_state, RUN_STATE_RUNNING)) {
+        return false;
     }
     set_state(RUN_STATE_RUNNING);
     if (hooks && hooks->resume_all) {
@@ -265,6 +327,16 @@ void qemu_system_reset_request(ShutdownCause cause)
         machine_reset(cause);
     }
     qmp_event_send("RESET", cause_data(cause));
+    /*
+     * A reset of a VM that is not running (paused, shut down, panicked,
+     * stopped on an error) leaves it in prelaunch, from where cont runs
+     * it: what lets `virsh reboot` of a -no-shutdown guest start again
+     */
+    if (current_state != RUN_STATE_RUNNING &&
+        current_state != RUN_STATE_INMIGRATE &&
+        current_state != RUN_STATE_FINISH_MIGRATE) {
+        set_state(RUN_STATE_PRELAUNCH);
+    }
 }
 
 void qemu_system_powerdown_request(void)

@@ -18,6 +18,7 @@
 #include "chardev/char.h"
 #include "hw/boards.h"
 #include "hw/char/serial.h"
+#include "monitor/fds.h"
 #include "monitor/hmp.h"
 #include "monitor/qmp.h"
 #include "net/net.h"
@@ -554,6 +555,23 @@ static void opt_nodefaults(const char *opt, const char *arg)
     qemu_devices_set_nodefaults(true);
 }
 
+/* -add-fd: the syntax now, the fd once the command line is read */
+static void opt_add_fd(const char *opt, const char *arg)
+{
+    static const QemuOptDesc desc[] = {
+        { "fd", QEMU_OPT_NUMBER },
+        { "set", QEMU_OPT_NUMBER },
+        { "opaque", QEMU_OPT_STRING },
+        { NULL },
+    };
+
+    if (is_help_option(arg)) {
+        exit(1);    /* QEMU 7.2 has no help to give here, and says nothing */
+    }
+    qemu_opts_free(parse_checked(arg, NULL, desc));
+    defer(DEFER_FDSET, opt, arg, fdset_cli_add);
+}
+
 static void opt_pidfile(const char *opt, const char *arg)
 {
     config.pidfile = arg;
@@ -704,6 +722,7 @@ static const StartupOption startup_options[] = {
     { "boot", OPT_ARG, opt_boot },
     { "sandbox", OPT_ARG, opt_sandbox },
     { "pidfile", OPT_ARG, opt_pidfile },
+    { "add-fd", OPT_ARG, opt_add_fd },
     { "daemonize", OPT_FLAG, opt_ignore }, /* see qemu_init() */
     { "name", OPT_ARG, opt_name },
     { "uuid", OPT_ARG, opt_uuid },

@@ -17,6 +17,7 @@
 #include "hw/boards.h"
 #include "hw/i386/x86-boot.h"
 #include "hw/sysbus.h"
+#include "monitor/fds.h"
 #include "net/net.h"
 #include "sysemu/blockdev.h"
 #include "qemu/log.h"
@@ -332,6 +333,8 @@ void qemu_init(int argc, char **argv)
         error_report("-nographic cannot be used with -daemonize");
         exit(1);
     }
+    vl_run_deferred(DEFER_FDSET);
+    fdset_cli_done();
     if (config.pidfile && !os_pidfile_create(config.pidfile, &err)) {
         exit_with(err);
     }

@@ -23,6 +23,7 @@ typedef struct AccelOption {
 
 /* When a deferred option is acted on */
 typedef enum DeferredPhase {
+    DEFER_FDSET,        /* -add-fd: before anything opens a file */
     DEFER_BACKEND,      /* -chardev: after the machine type is known */
     DEFER_FRONTEND,     /* monitors, -serial: after the accelerator */
     DEFER_DEVICE,       /* -device: after the -cpu model is known */

@@ -51,6 +51,7 @@ bool pc_devices_create(MachineState *ms, Error **errp)
     DeviceState *host;
     ISADevice *rtc, *dev;
     ISABus *isa;
+    qemu_irq *gsi;
 
     host = qdev_new(q35 ? TYPE_Q35_HOST_DEVICE : TYPE_I440FX_PCI_HOST_BRIDGE);
     object_property_add_child(OBJECT(ms), q35 ? "q35" : "i440fx",
@@ -62,7 +63,9 @@ bool pc_devices_create(MachineState *ms, Error **errp)
     if (!isa) {
         return false;
     }
-    isa_bus_irqs(isa, pc_gsi_irqs(ISA_NUM_IRQS));
+    gsi = pc_gsi_irqs(ISA_NUM_IRQS);
+    isa_bus_irqs(isa, gsi);     /* which copies them */
+    g_free(gsi);
     if (acpi_enabled(ms)) {
         DeviceState *pm = qdev_new(TYPE_PC_ACPI_PM);
 

@@ -59,6 +59,12 @@ void qemu_chr_clear_handlers(Chardev *chr);
 bool qemu_chr_write_all(Chardev *chr, const uint8_t *buf, size_t len);
 bool qemu_chr_is_connected(Chardev *chr);
 const char *qemu_chr_get_id(Chardev *chr);
+/*
+ * The first fd that came (SCM_RIGHTS, unix sockets) with the data read
+ * last, now the caller's, or -1; the others that came with it are closed.
+ * Unclaimed fds are closed when the next fds arrive or the peer leaves.
+ */
+int qemu_chr_take_msgfd(Chardev *chr);
 /* Resumes reading after the frontend's can_read returned 0. */
 void qemu_chr_accept_input(Chardev *chr);
 /* Drops the current peer; a server then accepts the next client. */

@@ -57,6 +57,13 @@ typedef struct Object Object;
 Object *qom_resolve_path(const char *path);
 
 /* Helpers for handlers */
+/*
+ * The fd that came (SCM_RIGHTS) with the running command's request, now
+ * the caller's, or -1; any others that came with it are closed.
+ */
+int monitor_cur_take_msgfd(void);
+/* The running command's monitor's getfd names (name -> fd), or NULL */
+GHashTable *monitor_cur_named_fds(void);
 JsonNode *qmp_empty_return(void);
 /*
  * Dispatches one request object as a client's: returns the reply object

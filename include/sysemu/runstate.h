@@ -18,7 +18,14 @@ RunState runstate_get(void);
 int64_t vm_clock_get_ns(void);
 const char *runstate_name(RunState state);
 bool runstate_is_running(void);
+/*
+ * Changes the state if QEMU 7.2 allows the change (runstate.c has the
+ * table); any other change is reported and not made.
+ */
 void runstate_set(RunState state);
+bool runstate_transition_allowed(RunState from, RunState to);
+/* shutdown or internal-error: cont refuses until a reset */
+bool runstate_needs_reset(void);
 
 /* Hooks the accelerator installs so stop/cont reach the vCPUs. */
 typedef struct RunstateHooks {
@@ -27,7 +34,11 @@ typedef struct RunstateHooks {
 } RunstateHooks;
 void runstate_set_hooks(const RunstateHooks *hooks);
 
-/* stop / cont (QMP and -S); emit STOP / RESUME. */
+/*
+ * stop / cont (QMP and -S); emit STOP / RESUME.  vm_stop() acts only on
+ * a running VM.  A reset (qemu_system_reset_request) of a VM that is not
+ * running leaves it in prelaunch.
+ */
 void vm_stop(RunState state);
 bool vm_start(void);
 

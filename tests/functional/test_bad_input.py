@@ -260,6 +260,35 @@ CLI_CASES = [
     (["-D", "/nonexistent-dir/x.log"], P + "Error opening logfile "
      "/nonexistent-dir/x.log: No such file or directory"),
     (["-d", "tid"], P + "Filename template with '%d' required for 'tid'"),
+    # -add-fd: texts of QEMU 7.2 (no fd is passed to these runs)
+    (["-add-fd", "set=1"], P + "-add-fd set=1: fd option is required and "
+     "must be non-negative"),
+    (["-add-fd", "fd=-1,set=1"], P + "-add-fd fd=-1,set=1: fd option is "
+     "required and must be non-negative"),
+    (["-add-fd", ""], P + "-add-fd : fd option is required and must be "
+     "non-negative"),
+    (["-add-fd", "fd=2,set=1"], P + "-add-fd fd=2,set=1: fd cannot be a "
+     "standard I/O stream"),
+    (["-add-fd", "fd=0,set=1"], "fd cannot be a standard I/O stream"),
+    (["-add-fd", "fd=5"], P + "-add-fd fd=5: fd is not valid or already in "
+     "use"),
+    (["-add-fd", "fd=55,set=1"], "fd is not valid or already in use"),
+    (["-add-fd", "fd=abc,set=1"], P + "-add-fd fd=abc,set=1: Parameter "
+     "'fd' expects a number"),
+    (["-add-fd", "fd=3,set=x"], "Parameter 'set' expects a number"),
+    (["-add-fd", "fd=10,set=1.5"], "Parameter 'set' expects a number"),
+    (["-add-fd", "fd=10,set=99999999999999999999"], "Value "
+     "'99999999999999999999' is too large for parameter 'set'"),
+    (["-add-fd", "fd=3,set=1,foo=2"], P + "-add-fd fd=3,set=1,foo=2: "
+     "Invalid parameter 'foo'"),
+    (["-add-fd", "3"], "Invalid parameter '3'"),
+    (["-chardev", "file,id=c,path=/dev/fdset/3"], P + "-chardev file,id=c,"
+     "path=/dev/fdset/3: Could not open '/dev/fdset/3': No such file or "
+     "directory"),
+    (["-chardev", "null,id=c,logfile=/dev/fdset/x"], "-chardev null,id=c,"
+     "logfile=/dev/fdset/x: Could not parse fdset /dev/fdset/x"),
+    (["-pidfile", "/dev/fdset/4"], P + "cannot create PID file: Could not "
+     "dup FD for /dev/fdset/4 flags 41: No such file or directory"),
     # Errors of parsing and of the first checks win over a help request
     (["-cpu", "help", "-m", "x"], P + "-m x: Parameter 'size' expects"),
     (["-m", "x", "-machine", "help"], P + "-m x: Parameter 'size' expects"),

@@ -70,6 +70,9 @@ PV_STEPS = {"8.0": 1 << 7, "8.1": (1 << 7) | (1 << 9) | (1 << 11) | (1 << 13)}
 # firmware, so qboot runs every case but these, which keep SeaBIOS (the
 # default) as the check that it does not.
 QBOOT = "/usr/share/qemu/qboot.rom"
+# A SeaBIOS boot with 4 vCPUs takes ~30 s of emulation on an idle 2-core
+# PVM host; on a loaded one (CI with the ASan build beside it) over 120 s
+BOOT_TIMEOUT = 400
 SEABIOS_CASES = {("pc-q35-7.2", "pc-q35-7.2", "Skylake-Server", 1),
                  ("pc-i440fx-6.1", "pc-i440fx-6.1", "EPYC", 4)}
 
@@ -83,7 +86,7 @@ def guest_cpuid(binary, machine, cpu, smp, firmware=()):
         list(firmware)
     try:
         p = subprocess.run(argv, stdin=subprocess.DEVNULL,
-                           capture_output=True, timeout=120)
+                           capture_output=True, timeout=BOOT_TIMEOUT)
     except subprocess.TimeoutExpired:
         return None, "timeout"
     out = p.stdout.decode(errors="replace")
@@ -110,7 +113,7 @@ def guest_pit_ch2(binary, machine):
             "-append", "exit=acpi pit-ch2"]
     try:
         p = subprocess.run(argv, stdin=subprocess.DEVNULL,
-                           capture_output=True, timeout=120)
+                           capture_output=True, timeout=BOOT_TIMEOUT)
     except subprocess.TimeoutExpired:
         return "timeout"
     out = p.stdout.decode(errors="replace")

@@ -430,7 +430,10 @@ static ISABus *isa_bus(void)
 
     if (!bus) {
         bus = isa_bus_new(NULL, get_system_io(), &error_fatal);
-        isa_bus_irqs(bus, pc_gsi_irqs(ISA_NUM_IRQS));
+        qemu_irq *gsi = pc_gsi_irqs(ISA_NUM_IRQS);
+
+        isa_bus_irqs(bus, gsi);
+        g_free(gsi);
     }
     return bus;
 }

@@ -109,6 +109,18 @@ static const MemoryRegionOps ones_ops = {
     .write = ones_write,
 };
 
+/*
+ * Drops a region the test made (on its stack: finalized, not freed), out
+ * of its container first; leaves before their containers
+ */
+static void region_free(MemoryRegion *mr)
+{
+    if (mr->container) {
+        memory_region_del_subregion(mr->container, mr);
+    }
+    object_unref(OBJECT(mr));
+}
+
 /* Rendering ------------------------------------------------------------------ */
 
 static void test_render_priority(void)
@@ -141,6 +153,10 @@ static void test_render_priority(void)
     assert_flat(&as, "180-1bf b 1c0-2bf a");
     address_space_destroy(&as);
     rcu_drain();
+    region_free(&a);
+    region_free(&b);
+    region_free(&c);
+    region_free(&root);
 }
 
 static void test_render_terminating_container(void)
@@ -159,6 +175,9 @@ static void test_render_terminating_container(void)
     assert_flat(&as, "0-6f io 70-70 rtc-index 71-71 rtc@1 72-ffff io@72");
     address_space_destroy(&as);
     rcu_drain();
+    region_free(&idx);
+    region_free(&dev);
+    region_free(&io);
     g_string_free(r.log, TRUE);
 }
 
@@ -190,17 +209,22 @@ static void test_render_alias(void)
     assert_flat(&as, "0-1fffff pc.ram 200000-2fffff pc.ram@200000(ro)");
     address_space_destroy(&as);
     rcu_drain();
+    region_free(&lo);
+    region_free(&hi);
+    region_free(&root);
+    region_free(&ram);
 }
 
 static void test_flatview_root(void)
 {
     MemoryRegion c1, c2, ram;
     AddressSpace as1 = { 0 }, as2 = { 0 };
+    void *host = g_malloc0(0x1000);
     FlatView *f1;
 
     memory_region_init(&c1, NULL, "bus master container", UINT64_MAX);
     memory_region_init(&c2, NULL, "other", UINT64_MAX);
-    memory_region_init_ram_ptr(&ram, NULL, "ram", 0x1000, g_malloc0(0x1000));
+    memory_region_init_ram_ptr(&ram, NULL, "ram", 0x1000, host);
     address_space_init(&as1, &c1, "as1");
     address_space_init(&as2, &c2, "as2");
     /* Nothing enabled inside: no root, no ranges */
@@ -217,6 +241,10 @@ static void test_flatview_root(void)
     address_space_destroy(&as1);
     address_space_destroy(&as2);
     rcu_drain();
+    region_free(&ram);
+    region_free(&c1);
+    region_free(&c2);
+    g_free(host);
 }
 
 /* Transactions ----------------------------------------------------------------- */
@@ -269,6 +297,9 @@ static void test_transaction(void)
     memory_listener_unregister(&cl.l, &as);
     address_space_destroy(&as);
     rcu_drain();
+    region_free(&a);
+    region_free(&b);
+    region_free(&root);
 }
 
 /* Dispatch ---------------------------------------------------------------------- */
@@ -345,6 +376,8 @@ static void test_dispatch(const void *data)
     memory_region_del_subregion(&root, &dev);
     address_space_destroy(&as);
     rcu_drain();
+    region_free(&dev);
+    region_free(&root);
     g_string_free(r.log, TRUE);
 }
 
@@ -454,6 +487,8 @@ static void test_rom(void)
     assert_flat(&as, "c0000-c0fff pc.rom(ro)");
     address_space_destroy(&as);
     rcu_drain();
+    region_free(&rom);
+    region_free(&root);
 }
 
 /* info mtree's layout ------------------------------------------------------- */
