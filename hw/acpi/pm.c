@@ -13,6 +13,7 @@
 
 #include "hw/acpi/pm.h"
 #include "hw/irq.h"
+#include "monitor/qmp.h"
 #include "sysemu/runstate.h"
 #include "exec/memory.h"
 
@@ -205,6 +206,13 @@ void acpi_pm_state_destroy(AcpiPMState *s)
     g_mutex_clear(&s->lock);
 }
 
+void acpi_pm_state_wakeup(AcpiPMState *s)
+{
+    g_mutex_lock(&s->lock);
+    s->pm1_sts |= ACPI_PM1_WAK;
+    g_mutex_unlock(&s->lock);
+}
+
 /* ------------------------------------------------------------------ */
 /* The board's instance: ports, SCI line, shutdown */
 
@@ -216,12 +224,30 @@ static void pm_board_set_sci(void *opaque, int level)
     pc_set_irq(ACPI_PM_SCI_GSI, level);
 }
 
+static AcpiSleepStates sleep_states = {
+    .s4_val = ACPI_PM_S4_VAL_DEFAULT,
+};
+
+AcpiSleepStates *acpi_pm_sleep_states(void)
+{
+    return &sleep_states;
+}
+
 static void pm_board_sleep(void *opaque, unsigned slp_typ)
 {
     if (slp_typ == ACPI_PM_SLP_TYP_S5) {
         qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_SHUTDOWN);
+    } else if (slp_typ == ACPI_PM_SLP_TYP_S3) {
+        qemu_system_suspend_request();
+    } else if (slp_typ == sleep_states.s4_val) {
+        qmp_event_send("SUSPEND_DISK", NULL);
+        qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_SHUTDOWN);
     }
-    /* No other sleep state is declared in the DSDT: the guest runs on */
+}
+
+static void pm_board_wakeup(void)
+{
+    acpi_pm_state_wakeup(&pm_state);
 }
 
 static uint32_t pm_ioport_read(void *opaque, uint16_t offset, unsigned size)
@@ -242,6 +268,7 @@ bool acpi_pm_init(MachineState *ms, Error **errp)
         pm_state.sleep = pm_board_sleep;
         pm_state.opaque = &pm_state;
         acpi_pm_state_init(&pm_state);
+        runstate_set_wakeup_hook(pm_board_wakeup);
         pm_realized = true;
     }
     if (!ioport_register(ACPI_PM_BASE, ACPI_PM_IO_LEN, pm_ioport_read,
