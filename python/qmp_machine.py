@@ -149,8 +149,8 @@ class Machine:
         except OSError:
             return ""
 
-    def _read_line(self):
-        deadline = time.monotonic() + self.timeout
+    def _read_line(self, timeout=None):
+        deadline = time.monotonic() + (timeout or self.timeout)
         while b"\n" not in self.buf:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -165,8 +165,8 @@ class Machine:
         line, self.buf = self.buf.split(b"\n", 1)
         return line
 
-    def _read_message(self):
-        return json.loads(self._read_line())
+    def _read_message(self, timeout=None):
+        return json.loads(self._read_line(timeout))
 
     def send_raw(self, data):
         """Sends bytes as they are (for malformed-input tests)."""
@@ -215,9 +215,14 @@ class Machine:
             for i, ev in enumerate(self.events):
                 if ev["event"] == name:
                     return self.events.pop(i)
-            if time.monotonic() > deadline:
+            left = deadline - time.monotonic()
+            if left <= 0:
                 raise TimeoutError(f"no {name} event")
-            msg = self._read_message()
+            # the whole wait may be longer than one read's timeout
+            try:
+                msg = self._read_message(left)
+            except TimeoutError:
+                raise TimeoutError(f"no {name} event") from None
             if "event" in msg:
                 self.events.append(msg)
 
