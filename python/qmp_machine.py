@@ -262,9 +262,11 @@ class Machine:
             shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def run(binary, args, timeout=30):
-    """Runs the binary to completion: (exit status, stdout, stderr)."""
-    p = subprocess.run([binary] + list(args), stdin=subprocess.DEVNULL,
+def run(binary, args, timeout=30, input=None):
+    """Runs the binary to completion, input (bytes) on its stdin if given:
+    (exit status, stdout, stderr)."""
+    p = subprocess.run([binary] + list(args), input=input,
+                       stdin=None if input is not None else subprocess.DEVNULL,
                        capture_output=True, timeout=timeout)
     return p.returncode, p.stdout.decode(errors="replace"), \
         p.stderr.decode(errors="replace")
