@@ -131,18 +131,32 @@ int qcow2_get_refcount(BlockDriverState *bs, uint64_t cluster_index,
     return 0;
 }
 
+/*
+ * The loaded refcount block of a cluster and its index there; -EIO if
+ * the block does not exist
+ */
+static int refcount_entry(BlockDriverState *bs, uint64_t cluster_index,
+                          void **block, uint64_t *i)
+{
+    BDRVQcow2State *s = bs->opaque;
+    int ret = refblock_load(bs, cluster_index >> s->refcount_block_bits,
+                            block);
+
+    *i = cluster_index & ((1ULL << s->refcount_block_bits) - 1);
+    return ret <= 0 ? (ret ? ret : -EIO) : 0;
+}
+
 /* Changes a refcount whose block exists */
 static int update_refcount(BlockDriverState *bs, uint64_t cluster_index,
                            int delta)
 {
     BDRVQcow2State *s = bs->opaque;
-    uint64_t i = cluster_index & ((1ULL << s->refcount_block_bits) - 1), v;
+    uint64_t i, v;
     void *block;
-    int ret = refblock_load(bs, cluster_index >> s->refcount_block_bits,
-                            &block);
+    int ret = refcount_entry(bs, cluster_index, &block, &i);
 
-    if (ret <= 0) {
-        return ret ? ret : -EIO;
+    if (ret < 0) {
+        return ret;
     }
     v = rb_get(s, block, i);
     if ((delta < 0 && v == 0) || (delta > 0 && v == s->refcount_max)) {
@@ -163,18 +177,18 @@ static int update_refcount(BlockDriverState *bs, uint64_t cluster_index,
 static int take_cluster(BlockDriverState *bs, uint64_t cluster_index)
 {
     BDRVQcow2State *s = bs->opaque;
+    uint64_t i;
     void *block;
     int ret;
 
     if (cluster_index < size_to_clusters(s, s->alloc_end)) {
         return update_refcount(bs, cluster_index, 1);
     }
-    ret = refblock_load(bs, cluster_index >> s->refcount_block_bits, &block);
-    if (ret <= 0) {
-        return ret ? ret : -EIO;
+    ret = refcount_entry(bs, cluster_index, &block, &i);
+    if (ret < 0) {
+        return ret;
     }
-    rb_set(s, block, cluster_index & ((1ULL << s->refcount_block_bits) - 1),
-           1);
+    rb_set(s, block, i, 1);
     qcow2_cache_mark_dirty(s->refcount_cache, block);
     return 0;
 }

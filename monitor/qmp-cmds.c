@@ -289,6 +289,11 @@ JsonNode *qmp_system_reset(Error **errp)
     return qmp_empty_return();
 }
 
+JsonNode *qmp_system_wakeup(Error **errp)
+{
+    return qemu_system_wakeup_request(errp) ? qmp_empty_return() : NULL;
+}
+
 JsonNode *qmp_system_powerdown(Error **errp)
 {
     qemu_system_powerdown_request();

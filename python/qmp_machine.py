@@ -149,9 +149,8 @@ class Machine:
         except OSError:
             return ""
 
-    def _read_line(self, deadline=None):
-        if deadline is None:
-            deadline = time.monotonic() + self.timeout
+    def _read_line(self, timeout=None):
+        deadline = time.monotonic() + (timeout or self.timeout)
         while b"\n" not in self.buf:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -166,8 +165,8 @@ class Machine:
         line, self.buf = self.buf.split(b"\n", 1)
         return line
 
-    def _read_message(self, deadline=None):
-        return json.loads(self._read_line(deadline))
+    def _read_message(self, timeout=None):
+        return json.loads(self._read_line(timeout))
 
     def send_raw(self, data):
         """Sends bytes as they are (for malformed-input tests)."""
@@ -216,10 +215,14 @@ class Machine:
             for i, ev in enumerate(self.events):
                 if ev["event"] == name:
                     return self.events.pop(i)
-            if time.monotonic() > deadline:
+            left = deadline - time.monotonic()
+            if left <= 0:
                 raise TimeoutError(f"no {name} event")
-            # The caller's timeout, not one reply's: a boot may be quiet
-            msg = self._read_message(deadline)
+            # the whole wait may be longer than one read's timeout
+            try:
+                msg = self._read_message(left)
+            except TimeoutError:
+                raise TimeoutError(f"no {name} event") from None
             if "event" in msg:
                 self.events.append(msg)
 
@@ -259,9 +262,11 @@ class Machine:
             shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def run(binary, args, timeout=30):
-    """Runs the binary to completion: (exit status, stdout, stderr)."""
-    p = subprocess.run([binary] + list(args), stdin=subprocess.DEVNULL,
+def run(binary, args, timeout=30, input=None):
+    """Runs the binary to completion, input (bytes) on its stdin if given:
+    (exit status, stdout, stderr)."""
+    p = subprocess.run([binary] + list(args), input=input,
+                       stdin=None if input is not None else subprocess.DEVNULL,
                        capture_output=True, timeout=timeout)
     return p.returncode, p.stdout.decode(errors="replace"), \
         p.stderr.decode(errors="replace")

@@ -16,6 +16,7 @@
 #include <glib-unix.h>
 
 #include "monitor/qmp.h"
+#include "qapi/error.h"
 #include "sysemu/qtest.h"
 #include "sysemu/runstate.h"
 
@@ -234,6 +235,7 @@ typedef enum RequestKind {
     REQ_POWERDOWN,
     REQ_PANICKED,
     REQ_CRASHLOADED,
+    REQ_SUSPEND,
 } RequestKind;
 
 typedef struct Request {
@@ -262,6 +264,9 @@ static gboolean request_cb(gpointer opaque)
         break;
     case REQ_CRASHLOADED:
         qemu_system_guest_crashloaded();
+        break;
+    case REQ_SUSPEND:
+        qemu_system_suspend_request();
         break;
     }
     g_free(r);
@@ -395,6 +400,50 @@ void qemu_system_guest_crashloaded(void)
         return;
     }
     qmp_event_send("GUEST_CRASHLOADED", panic_action("run"));
+}
+
+static void (*wakeup_hook)(void);
+
+void runstate_set_wakeup_hook(void (*hook)(void))
+{
+    wakeup_hook = hook;
+}
+
+void qemu_system_suspend_request(void)
+{
+    if (g_atomic_int_get(&shutdown_requested) ||
+        defer_to_main(REQ_SUSPEND, SHUTDOWN_CAUSE_NONE)) {
+        return;
+    }
+    if (current_state != RUN_STATE_RUNNING) {
+        return;                 /* suspended already, or stopped meanwhile */
+    }
+    if (hooks && hooks->pause_all) {
+        hooks->pause_all();
+    }
+    set_state(RUN_STATE_SUSPENDED);
+    qmp_event_send("SUSPEND", NULL);
+}
+
+bool qemu_system_wakeup_request(Error **errp)
+{
+    if (current_state != RUN_STATE_SUSPENDED) {
+        error_setg(errp, "Unable to wake up: guest is not in suspended "
+                   "state");
+        return false;
+    }
+    if (machine_reset) {
+        machine_reset(SHUTDOWN_CAUSE_NONE);
+    }
+    if (wakeup_hook) {
+        wakeup_hook();
+    }
+    set_state(RUN_STATE_RUNNING);
+    if (hooks && hooks->resume_all) {
+        hooks->resume_all();
+    }
+    qmp_event_send("WAKEUP", NULL);
+    return true;
 }
 
 bool qemu_shutdown_requested(void)

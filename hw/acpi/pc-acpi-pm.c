@@ -13,6 +13,7 @@
 #include "hw/irq.h"
 #include "hw/qdev-properties.h"
 #include "hw/sysbus.h"
+#include "monitor/qmp.h"
 #include "sysemu/runstate.h"
 
 /* State ------------------------------------------------------------------ */
@@ -37,12 +38,35 @@ static void pc_acpi_pm_set_sci(void *opaque, int level)
     qemu_set_irq(s->sci, level);
 }
 
+/* The board's values; the PM device's properties set them */
+static AcpiSleepStates sleep_states = {
+    .s4_val = ACPI_PM_S4_VAL_DEFAULT,
+};
+
+AcpiSleepStates *acpi_pm_sleep_states(void)
+{
+    return &sleep_states;
+}
+
 static void pc_acpi_pm_sleep(void *opaque, unsigned slp_typ)
 {
     if (slp_typ == ACPI_PM_SLP_TYP_S5) {
         qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_SHUTDOWN);
+    } else if (slp_typ == ACPI_PM_SLP_TYP_S3) {
+        qemu_system_suspend_request();
+    } else if (slp_typ == sleep_states.s4_val) {
+        qmp_event_send("SUSPEND_DISK", NULL);
+        qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_SHUTDOWN);
     }
-    /* No other sleep state is declared in the DSDT: the guest runs on */
+    /* Other values are ignored, as QEMU 7.2's PM blocks ignore them */
+}
+
+/* system_wakeup of a suspended guest: WAK_STS, as QEMU's notifier */
+static void pc_acpi_pm_wakeup(void)
+{
+    if (pc_acpi_pm) {
+        acpi_pm_state_wakeup(&pc_acpi_pm->pm);
+    }
 }
 
 /* Each region gives its offset in the block to the register model */
@@ -126,11 +150,15 @@ static bool pc_acpi_pm_realize(DeviceState *dev, Error **errp)
     sysbus_add_io(SYS_BUS_DEVICE(dev), ACPI_PM_BASE, &s->io);
     memory_region_transaction_commit();
     pc_acpi_pm = s;
+    runstate_set_wakeup_hook(pc_acpi_pm_wakeup);
     return true;
 }
 
 static void pc_acpi_pm_finalize(Object *obj)
 {
+    if (pc_acpi_pm == (PCAcpiPMState *)obj) {
+        pc_acpi_pm = NULL;
+    }
     acpi_pm_state_destroy(&((PCAcpiPMState *)obj)->pm);
 }
 

@@ -201,3 +201,10 @@ void acpi_pm_state_destroy(AcpiPMState *s)
 {
     g_mutex_clear(&s->lock);
 }
+
+void acpi_pm_state_wakeup(AcpiPMState *s)
+{
+    g_mutex_lock(&s->lock);
+    s->pm1_sts |= ACPI_PM1_WAK;
+    g_mutex_unlock(&s->lock);
+}

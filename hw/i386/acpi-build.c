@@ -209,18 +209,32 @@ static uint64_t build_place(AcpiBuild *b, GByteArray *t, Error **errp)
 /* DSDT: hand-assembled AML */
 
 /*
- * Name (\_S5_, Package () { S5, S5 }) at the root: the SLP_TYP values for
- * PM1a_CNT and PM1b_CNT (there is no PM1b; the OS ignores the second).
+ * Name (\_Sn_, Package (4) { a, b, 0, 0 }) at the root: the SLP_TYP values
+ * for PM1a_CNT and PM1b_CNT (there is no PM1b; the OS ignores the second)
+ * and two reserved zeros, encoded as QEMU 7.2 encodes them (ZeroOp, OneOp,
+ * else BytePrefix).  \_S3_ and \_S4_ unless the PM device's disable_s3 /
+ * disable_s4 say otherwise; \_S5_ always.
  */
-static const uint8_t dsdt_s5[] = {
-    0x08,                       /* NameOp */
-    '_', 'S', '5', '_',         /* NameSeg, in the root scope */
-    0x12,                       /* PackageOp */
-    0x06,                       /* PkgLength: 6 bytes incl. this one */
-    0x02,                       /* NumElements */
-    0x0a, ACPI_PM_SLP_TYP_S5,   /* BytePrefix + SLP_TYPa */
-    0x0a, ACPI_PM_SLP_TYP_S5,   /* BytePrefix + SLP_TYPb */
-};
+static void dsdt_append_sleep_state(GByteArray *t, char n, uint8_t slp_typ)
+{
+    uint8_t v[2] = { 0x0a, slp_typ };
+    /* ZeroOp / OneOp take one byte, other values BytePrefix + byte */
+    unsigned vlen = slp_typ <= 1 ? 1 : 2;
+    const uint8_t *val = slp_typ <= 1 ? &v[1] : v;
+
+    append8(t, 0x08);                           /* NameOp */
+    append8(t, '_');
+    append8(t, 'S');
+    append8(t, n);
+    append8(t, '_');
+    append8(t, 0x12);                           /* PackageOp */
+    append8(t, 1 + 1 + 2 * vlen + 2);           /* PkgLength */
+    append8(t, 4);                              /* NumElements */
+    append(t, val, vlen);                       /* SLP_TYPa */
+    append(t, val, vlen);                       /* SLP_TYPb */
+    append8(t, 0x00);                           /* reserved */
+    append8(t, 0x00);
+}
 
 /*
  * EISA IDs as AML integers: three letters compressed in 5 bits each, then
@@ -344,7 +358,15 @@ static GByteArray *build_dsdt(AcpiBuild *b)
     GByteArray *sb = g_byte_array_new();
     static const uint8_t sb_name[] = { '\\', '_', 'S', 'B', '_' };
 
-    append(t, dsdt_s5, sizeof(dsdt_s5));
+    AcpiSleepStates *ss = acpi_pm_sleep_states();
+
+    if (!ss->disable_s3) {
+        dsdt_append_sleep_state(t, '3', ACPI_PM_SLP_TYP_S3);
+    }
+    if (!ss->disable_s4) {
+        dsdt_append_sleep_state(t, '4', ss->s4_val);
+    }
+    dsdt_append_sleep_state(t, '5', ACPI_PM_SLP_TYP_S5);
 
     /* Scope (\_SB) { PCI0, COM1 } */
     append(sb, sb_name, sizeof(sb_name));

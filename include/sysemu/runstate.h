@@ -76,6 +76,20 @@ void qemu_system_powerdown_request(void);
  * in guest-panicked.
  */
 void qemu_system_guest_panicked(void);
+/*
+ * ACPI S3 (PM1a_CNT SLP_TYP 1): as QEMU 7.2, the vCPUs stop, the state
+ * becomes suspended and SUSPEND is sent (no STOP); nothing if already
+ * suspended.  qemu_system_wakeup_request() (QMP system_wakeup): only from
+ * suspended ("Unable to wake up: guest is not in suspended state"); the
+ * machine is reset (no RESET event: there is no firmware here to resume
+ * from the S3 vector, the guest starts again as QEMU 7.2's does under
+ * qboot), the wakeup hook runs (ACPI WAK_STS), the vCPUs go and WAKEUP is
+ * sent.
+ */
+void qemu_system_suspend_request(void);
+struct Error;
+bool qemu_system_wakeup_request(struct Error **errp);
+void runstate_set_wakeup_hook(void (*hook)(void));
 /* pvpanic: a crash kernel loaded; GUEST_CRASHLOADED (action run) */
 void qemu_system_guest_crashloaded(void);
 void runstate_set_machine_hooks(void (*reset)(ShutdownCause cause),

@@ -12,7 +12,6 @@ Hyper-V (the recorded-host tests cover those).
 
 import fcntl
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
@@ -115,10 +114,10 @@ def start_status(binary, machine, cpu):
     """(exit status, stderr) of a start that quits at once"""
     argv = ["-accel", "kvm", "-machine", machine, "-cpu", cpu,
             "-display", "none", "-nodefaults", "-S", "-qmp", "stdio"]
-    p = subprocess.run([binary] + argv, capture_output=True, timeout=60,
-                       input=b'{"execute":"qmp_capabilities"}\n'
-                             b'{"execute":"quit"}\n')
-    return p.returncode, p.stderr.decode(errors="replace")
+    status, _, err = run(binary, argv, timeout=60,
+                         input=b'{"execute":"qmp_capabilities"}\n'
+                               b'{"execute":"quit"}\n')
+    return status, err
 
 
 def like_qemu72(machine, cpu):

@@ -105,7 +105,7 @@ def main():
         ["-machine", "pc-q35-8.1", "-accel", "kvm", "-cpu", "qemu64",
          "-m", "512", "-kernel", os.path.join(kdir, "vmlinux"),
          "-append", cmdline],
-        ["Linux version", f"Command line: {cmdline}"], timeout=120)
+        ["Linux version", f"Command line: {cmdline}"], timeout=300)
     ok = status == "ok"
     results.append(ok)
     print(f"{'ok' if ok else 'not ok'} 1 - linux/pvh/banner-and-cmdline"

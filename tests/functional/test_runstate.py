@@ -14,6 +14,10 @@ events, with their members, must be equal.  Scenarios:
   panic    -no-shutdown and pvpanic: the guest panics; stop, cont (7.2
            runs a panicked guest again), system_reset while running,
            another panic, system_reset from guest-panicked, cont
+  s3       the guest enters \_S3_ (SUSPEND); stop, system_wakeup
+           (WAKEUP; the guest starts again), the guest suspends again
+  s4       -no-shutdown, the guest enters \_S4_ (SUSPEND_DISK, SHUTDOWN);
+           system_wakeup (refused: not suspended)
 
 QEMU 7.2 boots through SeaBIOS, which resets the machine once more on
 its own after a system_reset (a RESET with reason guest-reset); this tree
@@ -36,7 +40,8 @@ GUEST = os.environ.get("GUEST_DIR", os.path.join(
     os.path.dirname(os.path.abspath(BINARY)), "tests", "guest"))
 BASE = ["-machine", "pc-i440fx-7.2,accel=kvm", "-m", "128",
         "-serial", "null", "-kernel", os.path.join(GUEST, "default.elf")]
-WATCHED = {"STOP", "RESUME", "RESET", "SHUTDOWN", "GUEST_PANICKED"}
+WATCHED = {"STOP", "RESUME", "RESET", "SHUTDOWN", "GUEST_PANICKED",
+           "SUSPEND", "WAKEUP", "SUSPEND_DISK"}
 results = []
 
 
@@ -89,6 +94,14 @@ class Session:
                     self.vm.events.append(msg)
 
 
+def cmd_then(s, name, event):
+    """A command, then its event unless it came with the reply"""
+    n = len(s.events)
+    s.cmd(name)
+    if not any(ev == event for ev, _ in s.events[n:]):
+        s.wait(event)
+
+
 def reboot(s):
     s.wait("SHUTDOWN", "STOP")
     s.status()
@@ -132,12 +145,36 @@ def panic(s):
     s.status()
 
 
+def s3(s):
+    s.wait("SUSPEND")
+    s.status()
+    s.cmd("stop")
+    s.status()
+    n = len(s.events)
+    cmd_then(s, "system_wakeup", "WAKEUP")
+    # the guest starts again and suspends again (no query in between: the
+    # answer would race with that; s4 checks system_wakeup's refusal)
+    if ("SUSPEND", None) not in s.events[n:]:
+        s.wait("SUSPEND")
+    s.status()
+    s.cmd("quit")
+
+
+def s4(s):
+    s.wait("SUSPEND_DISK", "SHUTDOWN", "STOP")
+    s.status()
+    s.cmd("system_wakeup")
+
+
 SCENARIOS = [
     ("reboot-twice", ["-no-shutdown"], reboot),
     ("stop-cont-reset-running", ["-append", "exit=acpi wait-powerbtn"],
      running),
     ("panic-reset", ["-no-shutdown", "-device", "pvpanic", "-append",
                      "exit=panic"], panic),
+    # the DSDT's \_S3_ and \_S4_ entered through PM1a_CNT
+    ("s3-suspend-wakeup", ["-append", "exit=acpi sleep=3"], s3),
+    ("s4-suspend-disk", ["-no-shutdown", "-append", "exit=acpi sleep=4"], s4),
 ]
 
 

@@ -162,9 +162,10 @@ static int aml_int_size(const u8 *p)
     }
 }
 
-/* SLP_TYPa/b from "_S5_" Package() {a, b, ...}; false if not found. */
-static bool find_s5(int *a, int *b)
+/* SLP_TYPa/b from "_Sn_" Package() {a, b, ...}; false if not found. */
+static bool find_sleep_state(char n, int *a, int *b)
 {
+    const char name[5] = { '_', 'S', n, '_', 0 };
     const u8 *dsdt = acpi_find_table("DSDT", 0);
     if (!dsdt) {
         return false;
@@ -172,7 +173,7 @@ static bool find_s5(int *a, int *b)
     u32 len = rd32(dsdt + 4);
     for (u32 i = 36; i + 8 < len; i++) {
         const u8 *p = dsdt + i;
-        if (memcmp(p, "_S5_", 4) || p[4] != 0x12) {
+        if (memcmp(p, name, 4) || p[4] != 0x12) {
             continue;
         }
         p += 5;                       /* PackageOp */
@@ -192,7 +193,7 @@ static bool find_s5(int *a, int *b)
     return false;
 }
 
-bool acpi_poweroff(void)
+bool acpi_sleep(char state)
 {
     const u8 *fadt = acpi_find_table("FACP", 0);
     int a = 0, b = 0;
@@ -209,9 +210,14 @@ bool acpi_poweroff(void)
         printf("ACPI FADT has no PM1a_CNT block\n");
         return false;
     }
-    if (!find_s5(&a, &b)) {
+    if (!find_sleep_state(state, &a, &b)) {
+        if (state != '5') {
+            printf("ACPI no _S%c_ package in the DSDT\n", state);
+            return false;
+        }
         printf("ACPI no _S5_ package in the DSDT, trying SLP_TYP 0\n");
     }
+    printf("ACPI entering S%c: SLP_TYP=%d\n", state, a);
     u16 v = inw((u16)pm1a) & ~(u16)((7 << 10) | (1 << 13));
     outw((u16)pm1a, v | (u16)((a & 7) << 10) | (1 << 13));
     if (pm1b && pm1b <= 0xffff) {
@@ -221,8 +227,13 @@ bool acpi_poweroff(void)
     for (int i = 0; i < 10000; i++) {
         io_delay();
     }
-    printf("ACPI poweroff through PM1a_CNT=0x%x SLP_TYP=%d did not take effect\n", pm1a, a);
+    printf("ACPI S%c through PM1a_CNT=0x%x SLP_TYP=%d did not take effect\n", state, pm1a, a);
     return false;
+}
+
+bool acpi_poweroff(void)
+{
+    return acpi_sleep('5');
 }
 
 /*

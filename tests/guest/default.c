@@ -82,6 +82,13 @@ int guest_main(void)
     if (cmdline_has("pit-ch2")) {
         pit_ch2();
     }
+    /* sleep=3 or sleep=4: enter that ACPI sleep state once (the DSDT's
+     * \_S3_/\_S4_); what follows is the emulator's (suspend, S4 off) */
+    if (cmdline_is("sleep", "3") || cmdline_is("sleep", "4")) {
+        char st = cmdline_is("sleep", "3") ? '3' : '4';
+        acpi_sleep(st);
+        printf("SLEEP-S%c-RETURNED\n", st);
+    }
     printf("GUEST-DONE\n");
     return 0;
 }

@@ -128,6 +128,9 @@ u32 acpi_find_rsdp(void);
 void *acpi_find_table(const char sig[4], int instance);
 int acpi_madt_apic_ids(u32 *ids, int max);  /* enabled CPUs, -1 without MADT */
 bool acpi_poweroff(void);                     /* returns only on failure */
+/* Enters \_Sn_ ('3', '4', '5'): PM1a_CNT SLP_TYP | SLP_EN; false if it
+ * is not declared or did not take effect */
+bool acpi_sleep(char state);
 bool acpi_wait_power_button(void);            /* false without PM1a_EVT */
 
 /* ---- KVM paravirt CPUID ---- */

@@ -556,7 +556,7 @@ static void test_like_7_2_without_hyperv(void)
             g_assert_cmpstr(error_get_pretty(err), ==, rows[i].error);
             error_free(err);
         } else {
-            g_assert_no_error(err);
+            g_assert_null(err);
             g_assert_nonnull(cpu);
             /* the properties read as set (hv-passthrough has none here) */
             g_assert_true(cpu->hyperv_features != 0 ||

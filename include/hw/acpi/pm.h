@@ -57,12 +57,25 @@
 #define ACPI_PM1_CNT_SLP_EN     (1u << 13)
 
 /*
- * The SLP_TYP value that powers the machine off (S5, soft off).  Any value
- * 0-7 could serve: the chipset defines it and the DSDT's \_S5_ tells the
- * OS.  7 is the value Intel's ICH family uses for soft off.  No other
- * sleep state is offered; other SLP_TYP values are ignored.
+ * SLP_TYP values as QEMU 7.2's PIIX4 PM and ICH9 LPC decode them (and its
+ * DSDT's \_S3_, \_S4_, \_S5_ packages name them): 0 powers off (S5), 1
+ * suspends to RAM (S3), s4_val (a property of the PM device, 2 by
+ * default) sends SUSPEND_DISK and powers off (S4); other values are
+ * ignored.  disable_s3 / disable_s4 only leave \_S3_ / \_S4_ out of the
+ * DSDT, as in QEMU.
  */
-#define ACPI_PM_SLP_TYP_S5      7
+#define ACPI_PM_SLP_TYP_S5      0
+#define ACPI_PM_SLP_TYP_S3      1
+#define ACPI_PM_S4_VAL_DEFAULT  2
+
+typedef struct AcpiSleepStates {
+    uint8_t disable_s3;         /* nonzero: no \_S3_ */
+    uint8_t disable_s4;         /* nonzero: no \_S4_ */
+    uint8_t s4_val;             /* SLP_TYP of S4 */
+} AcpiSleepStates;
+
+/* The board's values (the PM device's properties set them) */
+AcpiSleepStates *acpi_pm_sleep_states(void);
 
 typedef struct AcpiPMState {
     GMutex lock;
@@ -88,6 +101,8 @@ typedef struct AcpiPMState {
 void acpi_pm_state_init(AcpiPMState *s);
 void acpi_pm_state_destroy(AcpiPMState *s);
 void acpi_pm_state_reset(AcpiPMState *s);
+/* After an S3 wakeup: WAK_STS set, as QEMU's wakeup notifier does */
+void acpi_pm_state_wakeup(AcpiPMState *s);
 uint32_t acpi_pm_state_read(AcpiPMState *s, uint16_t offset, unsigned size);
 void acpi_pm_state_write(AcpiPMState *s, uint16_t offset, unsigned size,
                          uint32_t value);
