@@ -277,6 +277,8 @@ static const struct {
     { "name", "query-name", "the VM's name (-name)", info_name, NULL },
     { "network", NULL, "the network backends and their peers", NULL, NULL,
       hmp_info_network },
+    { "pci", "query-pci", "the PCI buses and their functions", NULL,
+      hmp_info_pci },
     { "qom-tree", NULL, "the QOM composition tree ([path], default "
       "/machine)", NULL, NULL, NULL, info_qom_tree },
     { "qtree", NULL, "the device tree", NULL, NULL, NULL, info_qtree },

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <json-glib/json-glib.h>
+
 #include "chardev/char.h"
 #include "qapi/error.h"
 
@@ -27,5 +29,8 @@ void hmp_session_input(HMPSession *m, const uint8_t *buf, size_t len);
 bool monitor_init_hmp(Chardev *chr, Error **errp);
 /* -monitor SPEC: QEMU's legacy chardev shorthand, or none */
 bool qemu_monitor_add(const char *spec, Error **errp);
+
+/* info pci, from query-pci's reply (hw/pci/pci-info.c) */
+void hmp_info_pci(GString *out, JsonArray *buses);
 
 #endif

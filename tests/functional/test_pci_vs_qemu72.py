@@ -12,7 +12,10 @@ both:
     written to every byte of 00.0's first 64 bytes, read back;
   * CONFIG_ADDRESS's low bits and byte/word accesses at 0xcfd-0xcff;
   * q35: MMCONFIG, once PCIEXBAR is enabled (as firmware does), reads the
-    same 4 KiB of 00.0 and all-ones where no function is.
+    same 4 KiB of 00.0 and all-ones where no function is;
+  * QMP query-pci and HMP info pci: each function both have is reported
+    alike (IDs, class and its name, pin and line, BARs and where they are
+    mapped, qdev id).
 
 (-global on a PCI "addr" property is not compared: QEMU 7.2 aborts on
 "-global i440FX.addr=zz", an assertion in its visitor.)
@@ -22,11 +25,14 @@ KNOWN_MISSING below, each with its reason.  Skips (77) where QEMU 7.2 is
 missing.
 """
 
+import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
+from qmp_machine import Machine, kvm_usable  # noqa: E402
 from qtest_session import qtest_session  # noqa: E402
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
@@ -182,6 +188,50 @@ def mmconfig():
            f"{rest_a} vs {rest_b}")
 
 
+def qmp_session(binary, machine, fn):
+    """fn(m) on a -S machine of binary; the oracle runs under qtest"""
+    args = ["-machine", machine, "-nodefaults", "-S"]
+    if binary == ORACLE and not kvm_usable():
+        args += ["-qtest", "null"]
+    elif binary != ORACLE:
+        args += ["-accel", "kvm" if kvm_usable() else "qtest"]
+    with Machine(binary, args) as m:
+        return fn(m)
+
+
+def pci_reports(m):
+    """query-pci's functions by "SS.F", and info pci's block of each"""
+    devs = {}
+    for bus in m.cmd("query-pci"):
+        for d in bus["devices"]:
+            devs["%02x.%x" % (d["slot"], d["function"])] = d
+    text = m.cmd("human-monitor-command", {"command-line": "info pci"})
+    blocks = {}
+    for block in re.split(r"\r\n(?=  Bus)", text.strip("\r\n")):
+        head = re.match(r"  Bus +(\d+), device +(\d+), function (\d+):",
+                        block)
+        blocks["%02x.%x" % (int(head[2]), int(head[3]))] = block
+    return devs, blocks
+
+
+def query_pci(machine):
+    a = qmp_session(ORACLE, machine, pci_reports)
+    b = qmp_session(BINARY, machine, pci_reports)
+    devs_a, blocks_a = a
+    devs_b, blocks_b = b
+    missing = set(devs_a) - set(devs_b)
+    report(f"{machine}/query-pci/functions",
+           set(devs_b) <= set(devs_a) and missing == KNOWN_MISSING[machine],
+           f"ours {sorted(devs_b)}, QEMU 7.2's {sorted(devs_a)}")
+    for key in sorted(set(devs_a) & set(devs_b)):
+        report(f"{machine}/query-pci/{key}", devs_a[key] == devs_b[key],
+               f"QEMU 7.2 {json.dumps(devs_a[key], sort_keys=True)}, "
+               f"here {json.dumps(devs_b[key], sort_keys=True)}")
+        report(f"{machine}/info-pci/{key}",
+               blocks_a.get(key) == blocks_b.get(key),
+               f"QEMU 7.2 {blocks_a.get(key)!r}, here {blocks_b.get(key)!r}")
+
+
 def main():
     if not os.access(ORACLE, os.X_OK):
         print(f"1..0 # SKIP QEMU 7.2 not found at {ORACLE}")
@@ -190,6 +240,7 @@ def main():
         compare_functions(machine)
         header_masks(machine)
         low_bits(machine)
+        query_pci(machine)
     mmconfig()
     print(f"1..{len(results)}")
     return 0 if all(results) else 1

@@ -118,6 +118,7 @@ struct PCIBus {
     BusState qbus;
 
     uint8_t bus_num;
+    PCIDevice *parent_dev;      /* the bridge behind which it is; root: NULL */
     PCIDevice *devices[256];
     MemoryRegion *address_space_mem, *address_space_io;
     PCISetIRQFunc *set_irq;
@@ -142,6 +143,10 @@ void pci_bus_irqs(PCIBus *bus, PCISetIRQFunc *set_irq, PCIMapIRQFunc *map_irq,
 PCIDevice *pci_find_device(PCIBus *bus, int bus_num, int devfn);
 /* Every PCI bus of the machine, root buses first */
 GPtrArray *pci_all_buses(void);
+static inline bool pci_bus_is_root(PCIBus *bus)
+{
+    return !bus->parent_dev;
+}
 
 /*
  * Configuration cycles as a host bridge issues them: len bytes at addr of
@@ -175,6 +180,9 @@ int pci_add_capability(PCIDevice *dev, uint8_t cap_id, uint8_t offset,
 uint8_t pci_find_capability(PCIDevice *dev, uint8_t cap_id);
 void pci_set_irq(PCIDevice *dev, int level);
 int pci_intx(PCIDevice *dev);   /* 0..3 for INTA..INTD, -1: none */
+
+/* QEMU 7.2's name of a class code (query-pci's "desc"), or NULL */
+const char *pci_class_desc(uint16_t class);
 
 static inline void pci_set_byte(uint8_t *p, uint8_t v) { p[0] = v; }
 static inline void pci_set_word(uint8_t *p, uint16_t v)
