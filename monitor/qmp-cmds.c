@@ -283,6 +283,23 @@ JsonNode *qmp_quit(Error **errp)
     return qmp_empty_return();
 }
 
+JsonNode *qmp_set_action(const QmpArgsSetAction *args, Error **errp)
+{
+    if (args->has_reboot) {
+        runstate_set_reboot_action(args->reboot);
+    }
+    if (args->has_shutdown) {
+        runstate_set_shutdown_action(args->shutdown);
+    }
+    if (args->has_panic) {
+        runstate_set_panic_action(args->panic);
+    }
+    if (args->has_watchdog) {
+        runstate_set_watchdog_action(args->watchdog);
+    }
+    return qmp_empty_return();
+}
+
 JsonNode *qmp_system_reset(Error **errp)
 {
     qemu_system_reset_request(SHUTDOWN_CAUSE_HOST_QMP_SYSTEM_RESET);

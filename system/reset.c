@@ -62,11 +62,6 @@ void qemu_machine_hooks_install(void (*powerdown)(void))
     runstate_set_machine_hooks(machine_reset, powerdown);
 }
 
-void qemu_set_no_reboot(bool value)
-{
-    runstate_set_no_reboot(value);
-}
-
 static gboolean exit_bh(gpointer data)
 {
     qemu_system_exit(GPOINTER_TO_INT(data));

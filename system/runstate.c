@@ -24,7 +24,11 @@ static RunState current_state = RUN_STATE_PRELAUNCH;
 static const RunstateHooks *hooks;
 static void (*machine_reset)(ShutdownCause cause);
 static void (*machine_powerdown)(void);
-static bool no_reboot, no_shutdown;
+/* -action / set-action, as QEMU 7.2's defaults */
+static RebootAction reboot_action = REBOOT_ACTION_RESET;
+static ShutdownAction shutdown_action = SHUTDOWN_ACTION_POWEROFF;
+static PanicAction panic_action = PANIC_ACTION_SHUTDOWN;
+static WatchdogAction watchdog_action = WATCHDOG_ACTION_RESET;
 static GMainLoop *main_loop;
 static volatile gint shutdown_requested;
 static int exit_status;
@@ -170,14 +174,29 @@ void runstate_set_machine_hooks(void (*reset)(ShutdownCause cause),
     machine_powerdown = powerdown;
 }
 
-void runstate_set_no_reboot(bool on)
+void runstate_set_reboot_action(RebootAction a)
 {
-    no_reboot = on;
+    reboot_action = a;
 }
 
-void runstate_set_no_shutdown(bool on)
+void runstate_set_shutdown_action(ShutdownAction a)
 {
-    no_shutdown = on;
+    shutdown_action = a;
+}
+
+void runstate_set_panic_action(PanicAction a)
+{
+    panic_action = a;
+}
+
+void runstate_set_watchdog_action(WatchdogAction a)
+{
+    watchdog_action = a;
+}
+
+WatchdogAction runstate_watchdog_action(void)
+{
+    return watchdog_action;
 }
 
 /* As QEMU 7.2: a VM that is not running keeps its state, and no STOP */
@@ -296,11 +315,20 @@ void qemu_system_shutdown_request(ShutdownCause cause)
     if (defer_to_main(REQ_SHUTDOWN, cause)) {
         return;
     }
-    if (no_shutdown && cause == SHUTDOWN_CAUSE_GUEST_SHUTDOWN) {
+    /* The host's quit and signals end the process whatever the action */
+    if (cause == SHUTDOWN_CAUSE_HOST_QMP_QUIT ||
+        cause == SHUTDOWN_CAUSE_HOST_SIGNAL) {
+        shutdown_action = SHUTDOWN_ACTION_POWEROFF;
+    }
+    if (shutdown_action == SHUTDOWN_ACTION_PAUSE) {
         /* -no-shutdown: keep the process, stop the guest */
         qmp_event_send("SHUTDOWN", cause_data(cause));
         vm_stop(RUN_STATE_SHUTDOWN);
         return;
+    }
+    if (cause == SHUTDOWN_CAUSE_GUEST_PANIC &&
+        panic_action == PANIC_ACTION_EXIT_FAILURE) {
+        exit_status = 1;
     }
     g_atomic_int_set(&shutdown_requested, 1);
     qmp_event_send("SHUTDOWN", cause_data(cause));
@@ -324,7 +352,8 @@ void qemu_system_reset_request(ShutdownCause cause)
         defer_to_main(REQ_RESET, cause)) {
         return;
     }
-    if (no_reboot && cause == SHUTDOWN_CAUSE_GUEST_RESET) {
+    if (reboot_action == REBOOT_ACTION_SHUTDOWN &&
+        cause == SHUTDOWN_CAUSE_GUEST_RESET) {
         qemu_system_shutdown_request(cause);
         return;
     }
@@ -356,7 +385,7 @@ void qemu_system_powerdown_request(void)
     }
 }
 
-static JsonNode *panic_action(const char *action)
+static JsonNode *panic_action_data(const char *action)
 {
     JsonObject *d = json_object_new();
     JsonNode *n;
@@ -368,19 +397,30 @@ static JsonNode *panic_action(const char *action)
 }
 
 /*
- * from_vcpu: a guest's panic arrives from a vCPU thread.  QEMU then only
- * requests the stop, and its main loop ends before carrying it out, so
- * with the poweroff action no STOP is sent (from qtest it is).
+ * As QEMU 7.2's panic actions: pause (also shutdown while the shutdown
+ * action is pause, -no-shutdown's case) stops the VM in guest-panicked;
+ * shutdown and exit-failure stop it and end the process (exit-failure
+ * with status 1); none lets the guest run on.  from_vcpu: a guest's panic
+ * arrives from a vCPU thread.  QEMU then only requests the stop, and its
+ * main loop ends before carrying it out, so with the poweroff action no
+ * STOP is sent (from qtest it is).
  */
 static void guest_panicked(bool from_vcpu)
 {
-    qmp_event_send("GUEST_PANICKED",
-                   panic_action(no_shutdown ? "pause" : "poweroff"));
-    if (no_shutdown || !from_vcpu) {
+    if (panic_action == PANIC_ACTION_PAUSE ||
+        (panic_action == PANIC_ACTION_SHUTDOWN &&
+         shutdown_action == SHUTDOWN_ACTION_PAUSE)) {
+        qmp_event_send("GUEST_PANICKED", panic_action_data("pause"));
         vm_stop(RUN_STATE_GUEST_PANICKED);
-    }
-    if (!no_shutdown) {
+    } else if (panic_action == PANIC_ACTION_SHUTDOWN ||
+               panic_action == PANIC_ACTION_EXIT_FAILURE) {
+        qmp_event_send("GUEST_PANICKED", panic_action_data("poweroff"));
+        if (!from_vcpu) {
+            vm_stop(RUN_STATE_GUEST_PANICKED);
+        }
         qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_PANIC);
+    } else {
+        qmp_event_send("GUEST_PANICKED", panic_action_data("run"));
     }
 }
 
@@ -399,7 +439,7 @@ void qemu_system_guest_crashloaded(void)
         defer_to_main(REQ_CRASHLOADED, SHUTDOWN_CAUSE_NONE)) {
         return;
     }
-    qmp_event_send("GUEST_CRASHLOADED", panic_action("run"));
+    qmp_event_send("GUEST_CRASHLOADED", panic_action_data("run"));
 }
 
 static void (*wakeup_hook)(void);

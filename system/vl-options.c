@@ -516,12 +516,78 @@ static void opt_gdb_default(const char *opt, const char *arg)
 
 static void opt_no_shutdown(const char *opt, const char *arg)
 {
-    runstate_set_no_shutdown(true);
+    runstate_set_shutdown_action(SHUTDOWN_ACTION_PAUSE);
 }
 
 static void opt_no_reboot(const char *opt, const char *arg)
 {
-    runstate_set_no_reboot(true);
+    runstate_set_reboot_action(REBOOT_ACTION_SHUTDOWN);
+}
+
+/* An enum value by name, or QEMU's refusal naming the parameter */
+static int action_value(QemuOpts *opts, const char *key,
+                        const char *const *names, int count)
+{
+    const char *v = qemu_opt_get(opts, key);
+    int i;
+
+    if (!v) {
+        return -1;
+    }
+    for (i = 0; i < count; i++) {
+        if (!strcmp(v, names[i])) {
+            return i;
+        }
+    }
+    error_report("Parameter '%s' does not accept value '%s'", key, v);
+    exit(1);
+}
+
+/*
+ * -action reboot=,shutdown=,panic=,watchdog= (QEMU 7.2's RunStateAction);
+ * applied in command-line order with -no-reboot and -no-shutdown
+ */
+static void opt_action(const char *opt, const char *arg)
+{
+    static const QemuOptDesc desc[] = {
+        { "reboot", QEMU_OPT_STRING },
+        { "shutdown", QEMU_OPT_STRING },
+        { "panic", QEMU_OPT_STRING },
+        { "watchdog", QEMU_OPT_STRING },
+        { NULL },
+    };
+    QemuOpts *opts = qemu_opts_parse(arg, NULL, &error_fatal);
+    Error *err = NULL;
+    int v;
+
+    if (qemu_opts_has_help(opts)) {
+        /* QEMU lists the keys, by name, and exits with status 1 */
+        printf("action options:\n  panic=<str>\n  reboot=<str>\n"
+               "  shutdown=<str>\n  watchdog=<str>\n");
+        exit(1);
+    }
+    if (!qemu_opts_validate(opts, desc, true, &err)) {
+        fail(err);
+    }
+    v = action_value(opts, "reboot", RebootAction_str, REBOOT_ACTION__MAX);
+    if (v >= 0) {
+        runstate_set_reboot_action(v);
+    }
+    v = action_value(opts, "shutdown", ShutdownAction_str,
+                     SHUTDOWN_ACTION__MAX);
+    if (v >= 0) {
+        runstate_set_shutdown_action(v);
+    }
+    v = action_value(opts, "panic", PanicAction_str, PANIC_ACTION__MAX);
+    if (v >= 0) {
+        runstate_set_panic_action(v);
+    }
+    v = action_value(opts, "watchdog", WatchdogAction_str,
+                     WATCHDOG_ACTION__MAX);
+    if (v >= 0) {
+        runstate_set_watchdog_action(v);
+    }
+    qemu_opts_free(opts);
 }
 
 static void opt_serial(const char *opt, const char *arg)
@@ -714,6 +780,7 @@ static const StartupOption startup_options[] = {
     { "d", OPT_ARG, opt_log_items },
     { "D", OPT_ARG, opt_log_file },
     { "no-reboot", OPT_FLAG, opt_no_reboot },
+    { "action", OPT_ARG, opt_action },
     { "audio", OPT_ARG, opt_audio },
     { "audiodev", OPT_ARG, opt_audiodev },
     { "object", OPT_ARG, opt_object },

@@ -23,7 +23,6 @@ void qemu_devices_reset_handler(void *opaque);
 void qemu_machine_hooks_install(void (*powerdown)(void));
 
 /* -no-reboot: a guest reset ends the emulator instead */
-void qemu_set_no_reboot(bool no_reboot);
 
 /* isa-debug-exit: ends the emulator with this exit status (any thread) */
 void qemu_system_exit_request(int status);

@@ -60,20 +60,23 @@ void qemu_set_exit_status(int status);
  * included): off the main thread they are carried out, and their events
  * sent, from the main loop.
  *
- * Reset: with -no-reboot a guest-initiated reset becomes a shutdown;
+ * Reset: with reboot=shutdown (-no-reboot) a guest-initiated reset
+ * becomes a shutdown;
  * otherwise the machine's reset hook runs, then RESET is emitted.
  * Powerdown: emits POWERDOWN, then the machine's hook (ACPI power button).
- * A guest shutdown under -no-shutdown emits SHUTDOWN and pauses instead of
- * ending the main loop.
+ * A shutdown under shutdown=pause (-no-shutdown) emits SHUTDOWN and
+ * pauses instead of ending the main loop.
  */
 void qemu_system_reset_request(ShutdownCause cause);
 void qemu_system_powerdown_request(void);
 /*
- * pvpanic: the guest panicked.  As QEMU's default panic action: emits
- * GUEST_PANICKED (action poweroff), STOP (only when not called from a
- * vCPU, as in QEMU) and SHUTDOWN (guest-panic), and ends; under
- * -no-shutdown, GUEST_PANICKED (action pause) and STOP, and the VM stays
- * in guest-panicked.
+ * pvpanic: the guest panicked.  As QEMU 7.2's panic actions: shutdown
+ * (the default) and exit-failure emit GUEST_PANICKED (action poweroff),
+ * STOP (only when not called from a vCPU, as in QEMU) and SHUTDOWN
+ * (guest-panic), and end (exit-failure with status 1); pause, or shutdown
+ * while the shutdown action is pause (-no-shutdown), emit GUEST_PANICKED
+ * (action pause) and STOP, and the VM stays in guest-panicked; none emits
+ * GUEST_PANICKED (action run) and the guest runs on.
  */
 void qemu_system_guest_panicked(void);
 /*
@@ -94,8 +97,20 @@ void runstate_set_wakeup_hook(void (*hook)(void));
 void qemu_system_guest_crashloaded(void);
 void runstate_set_machine_hooks(void (*reset)(ShutdownCause cause),
                                 void (*powerdown)(void));
-void runstate_set_no_reboot(bool on);
-void runstate_set_no_shutdown(bool on);
+/*
+ * -action / set-action (-no-reboot is reboot=shutdown, -no-shutdown
+ * shutdown=pause), QEMU 7.2's meanings: reboot=shutdown turns a guest's
+ * reset into a shutdown; shutdown=pause stops the VM in the shutdown
+ * state instead of ending the process (the host's quit and signals end it
+ * anyway, and set the action back to poweroff); panic: see
+ * qemu_system_guest_panicked.  The watchdog action is kept for watchdog
+ * devices.
+ */
+void runstate_set_reboot_action(RebootAction a);
+void runstate_set_shutdown_action(ShutdownAction a);
+void runstate_set_panic_action(PanicAction a);
+void runstate_set_watchdog_action(WatchdogAction a);
+WatchdogAction runstate_watchdog_action(void);
 
 /*
  * Main loop (GLib) until a shutdown request.  Installs handlers for

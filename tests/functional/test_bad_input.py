@@ -260,6 +260,17 @@ CLI_CASES = [
     (["-D", "/nonexistent-dir/x.log"], P + "Error opening logfile "
      "/nonexistent-dir/x.log: No such file or directory"),
     (["-d", "tid"], P + "Filename template with '%d' required for 'tid'"),
+    # -action: texts of QEMU 7.2
+    (["-action", "reboot=foo"], P + "-action reboot=foo: Parameter 'reboot' "
+     "does not accept value 'foo'"),
+    (["-action", "bogus=1"], P + "-action bogus=1: Invalid parameter "
+     "'bogus'"),
+    (["-action", "panic"], P + "-action panic: Parameter 'panic' does not "
+     "accept value 'on'"),
+    (["-action", "shutdown=pause=1"], "Parameter 'shutdown' does not accept "
+     "value 'pause=1'"),
+    (["-action", "watchdog=Reset"], "Parameter 'watchdog' does not accept "
+     "value 'Reset'"),
     # -add-fd: texts of QEMU 7.2 (no fd is passed to these runs)
     (["-add-fd", "set=1"], P + "-add-fd set=1: fd option is required and "
      "must be non-negative"),

@@ -18,6 +18,11 @@ events, with their members, must be equal.  Scenarios:
            (WAKEUP; the guest starts again), the guest suspends again
   s4       -no-shutdown, the guest enters \_S4_ (SUSPEND_DISK, SHUTDOWN);
            system_wakeup (refused: not suspended)
+  actions  -action and QMP set-action (what libvirt sends at start):
+           -no-reboot -no-shutdown with a guest reset (SHUTDOWN
+           guest-reset, paused), set-action reboot=shutdown before cont,
+           panic=none (the guest runs on), panic=pause, panic=exit-failure
+           (and the process's exit status), quit under shutdown=pause
 
 QEMU 7.2 boots through SeaBIOS, which resets the machine once more on
 its own after a system_reset (a RESET with reason guest-reset); this tree
@@ -71,8 +76,8 @@ class Session:
                 continue
             self.events.append((ev["event"], data))
 
-    def cmd(self, name):
-        reply = self.vm.cmd_raw(name)
+    def cmd(self, name, args=None):
+        reply = self.vm.cmd_raw(name, args)
         self.replies.append((name, reply.get("return", reply.get("error"))))
         self._take_events()
 
@@ -166,6 +171,41 @@ def s4(s):
     s.cmd("system_wakeup")
 
 
+def reset_paused(s):
+    s.wait("SHUTDOWN", "STOP")
+    s.status()
+    s.cmd("cont")
+    s.cmd("quit")
+
+
+def set_action_then_reset(s):
+    s.cmd("set-action", {"reboot": "shutdown", "shutdown": "pause"})
+    s.cmd("set-action", {"panic": "bogus"})
+    s.cmd("cont")
+    reset_paused(s)
+
+
+def panic_none(s):
+    s.wait("GUEST_PANICKED")
+    s.status()
+    s.cmd("quit")
+
+
+def panic_pause(s):
+    s.wait("GUEST_PANICKED", "STOP")
+    s.status()
+    s.cmd("quit")
+
+
+def panic_exit(s):
+    s.wait("GUEST_PANICKED", "SHUTDOWN")
+
+
+def quit_paused(s):
+    s.wait("SHUTDOWN", "STOP")
+    s.cmd("quit")
+
+
 SCENARIOS = [
     ("reboot-twice", ["-no-shutdown"], reboot),
     ("stop-cont-reset-running", ["-append", "exit=acpi wait-powerbtn"],
@@ -175,6 +215,20 @@ SCENARIOS = [
     # the DSDT's \_S3_ and \_S4_ entered through PM1a_CNT
     ("s3-suspend-wakeup", ["-append", "exit=acpi sleep=3"], s3),
     ("s4-suspend-disk", ["-no-shutdown", "-append", "exit=acpi sleep=4"], s4),
+    # -action and set-action
+    ("no-reboot-no-shutdown", ["-no-reboot", "-no-shutdown", "-append",
+                               "exit=reset"], reset_paused),
+    ("set-action-reboot", ["-S", "-append", "exit=reset"],
+     set_action_then_reset),
+    ("action-panic-none", ["-action", "panic=none", "-device", "pvpanic",
+                           "-append", "exit=panic"], panic_none),
+    ("action-panic-pause", ["-action", "panic=pause", "-device", "pvpanic",
+                            "-append", "exit=panic"], panic_pause),
+    ("action-panic-exit-failure", ["-action", "panic=exit-failure",
+                                   "-device", "pvpanic", "-append",
+                                   "exit=panic"], panic_exit),
+    ("action-shutdown-pause-quit", ["-action", "shutdown=pause", "-append",
+                                    "exit=acpi"], quit_paused),
 ]
 
 
@@ -183,7 +237,9 @@ def session(binary, args, steps):
         with Machine(binary, BASE + args, timeout=60) as vm:
             s = Session(vm)
             steps(s)
-            return s.replies, s.events
+        # how the process ended counts too (exit-failure: 1)
+        s.replies.append(("exit status", vm.exitcode))
+        return s.replies, s.events
     except (LaunchError, OSError, EOFError, TimeoutError) as e:
         return "failed", str(e)[-300:]
 

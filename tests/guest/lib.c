@@ -375,6 +375,12 @@ NORETURN void guest_exit(int code)
         outb(port, 1);
         halt_forever();
     }
+    if (cmdline_is("exit", "reset")) {
+        /* The keyboard controller's reset line: a guest-initiated reset */
+        printf("EXIT code=%d via i8042 reset\n", code);
+        outb(0x64, 0xfe);
+        halt_forever();
+    }
     if (cmdline_is("exit", "acpi")) {
         m = EXIT_ACPI;
     } else if (cmdline_is("exit", "debug") || cmdline_has("exit-port")) {
