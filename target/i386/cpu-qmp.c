@@ -219,6 +219,28 @@ JsonNode *qmp_query_cpu_model_expansion(
 
 /* query-cpus-fast, x-query-cpuid --------------------------------------------- */
 
+/*
+ * The topology ids of possible CPU index (QEMU 7.2's member order); die-id
+ * only with more than one die per socket, as 7.2 reports it
+ */
+static JsonObject *cpu_instance_props(MachineState *ms, unsigned index)
+{
+    JsonObject *p = json_object_new();
+    unsigned threads = MAX(ms->smp.threads, 1);
+    unsigned cores = MAX(ms->smp.cores, 1);
+    unsigned dies = MAX(ms->smp.dies, 1);
+
+    json_object_set_int_member(p, "core-id", (index / threads) % cores);
+    json_object_set_int_member(p, "thread-id", index % threads);
+    if (dies > 1) {
+        json_object_set_int_member(p, "die-id",
+                                   (index / (threads * cores)) % dies);
+    }
+    json_object_set_int_member(p, "socket-id",
+                               index / (threads * cores * dies));
+    return p;
+}
+
 JsonNode *qmp_query_cpus_fast(Error **errp)
 {
     JsonArray *arr = json_array_new();
@@ -227,24 +249,60 @@ JsonNode *qmp_query_cpus_fast(Error **errp)
 
     for (i = 0; ms && ms->cpus && i < ms->cpus->len; i++) {
         X86CPU *cpu = g_ptr_array_index(ms->cpus, i);
-        JsonObject *o = json_object_new(), *p = json_object_new();
-        unsigned threads = MAX(ms->smp.threads, 1);
-        unsigned cores = MAX(ms->smp.cores, 1);
+        JsonObject *o = json_object_new();
         char *path = object_get_canonical_path(OBJECT(cpu));
 
         /* QEMU 7.2's member order */
         json_object_set_int_member(o, "thread-id", kvm_vcpu_thread_id(cpu));
-        json_object_set_int_member(p, "core-id",
-                                   (cpu->cpu_index / threads) % cores);
-        json_object_set_int_member(p, "thread-id", cpu->cpu_index % threads);
-        json_object_set_int_member(p, "socket-id",
-                                   cpu->cpu_index / (threads * cores));
-        json_object_set_object_member(o, "props", p);
+        json_object_set_object_member(o, "props",
+                                      cpu_instance_props(ms, cpu->cpu_index));
         json_object_set_string_member(o, "qom-path", path);
         json_object_set_int_member(o, "cpu-index", cpu->cpu_index);
         json_object_set_string_member(o, "target", "x86_64");
         json_array_add_object_element(arr, o);
         g_free(path);
+    }
+    return json_node_init_array(json_node_alloc(), arr);
+}
+
+/*
+ * Every possible CPU (maxcpus), the last first as QEMU 7.2 lists them;
+ * the present ones with their qom-path.  (Plugging one with device_add is
+ * not modelled yet: the slots without qom-path stay empty.)
+ */
+JsonNode *qmp_query_hotpluggable_cpus(Error **errp)
+{
+    MachineState *ms = current_machine;
+    MachineClass *mc;
+    JsonArray *arr;
+    const char *type;
+    int i;
+
+    if (!ms || !ms->cpus) {
+        error_setg(errp, "The feature 'query-hotpluggable-cpus' is not "
+                   "enabled");
+        return NULL;
+    }
+    mc = MACHINE_GET_CLASS(ms);
+    type = ms->cpu_opts ? ms->cpu_opts->typename : mc->default_cpu_type;
+    arr = json_array_new();
+    for (i = (int)MAX(ms->smp.max_cpus, ms->cpus->len) - 1; i >= 0; i--) {
+        JsonObject *o = json_object_new();
+
+        json_object_set_object_member(o, "props", cpu_instance_props(ms, i));
+        json_object_set_int_member(o, "vcpus-count", 1);
+        if ((guint)i < ms->cpus->len) {
+            Object *cpu = g_ptr_array_index(ms->cpus, i);
+            char *path = object_get_canonical_path(cpu);
+
+            json_object_set_string_member(o, "qom-path", path);
+            json_object_set_string_member(o, "type",
+                                          object_get_typename(cpu));
+            g_free(path);
+        } else {
+            json_object_set_string_member(o, "type", type);
+        }
+        json_array_add_object_element(arr, o);
     }
     return json_node_init_array(json_node_alloc(), arr);
 }

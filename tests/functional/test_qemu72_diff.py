@@ -192,15 +192,21 @@ def compare_expansions(ours_m, their_m, host_kvm):
 SMP_CASES = ["4", "4,threads=2", "cores=2,maxcpus=4,cpus=2", "2,sockets=2",
              "sockets=2,cores=2", "8,cores=2", "6,threads=2,maxcpus=12",
              "3,maxcpus=6", "1,sockets=2,cores=2,maxcpus=4", "threads=2",
-             "4,sockets=3"]
+             "4,sockets=3", "4,dies=2,maxcpus=8"]
 
 
 def topology(binary, machine, smp):
-    """vCPU topology ids as query-cpus-fast reports them, or the error."""
+    """vCPU topology ids as query-cpus-fast reports them, and every slot
+    query-hotpluggable-cpus lists (whether a CPU is in it: the qom-path
+    itself differs, QEMU 7.2's vCPUs are device[0], [2], ... after its
+    kvmvapic, which this tree does not have), or the error."""
     try:
         with Machine(binary, ["-machine", machine, "-accel", "kvm", "-S",
                               "-smp", smp]) as vm:
-            return [c["props"] for c in vm.cmd("query-cpus-fast")]
+            slots = [(c["type"], c["vcpus-count"], c["props"],
+                      "qom-path" in c)
+                     for c in vm.cmd("query-hotpluggable-cpus")]
+            return [c["props"] for c in vm.cmd("query-cpus-fast")], slots
     except RuntimeError as e:
         return "error: " + str(e).rsplit("qemu-system-x86_64: ", 1)[-1].strip()
 
