@@ -50,6 +50,7 @@ typedef struct IOThreadObject {
     int64_t thread_pool_min, thread_pool_max;
     GThread *thread;
     gint tid;               /* 0 until the thread has started */
+    bool stop;              /* object-del: the thread ends */
 } IOThreadObject;
 
 static GMutex iothread_lock;
@@ -62,11 +63,24 @@ static gpointer iothread_run(gpointer opaque)
     g_mutex_lock(&iothread_lock);
     t->tid = (gint)syscall(SYS_gettid);
     g_cond_broadcast(&iothread_cond);
-    for (;;) {
-        /* Nothing is ever handed to it; it lives until the process ends */
+    while (!t->stop) {
+        /* Nothing is ever handed to it; it lives until object-del */
         g_cond_wait(&iothread_cond, &iothread_lock);
     }
+    g_mutex_unlock(&iothread_lock);
     return NULL;
+}
+
+/* object-del of an iothread: its thread ends, and its reference with it */
+static void iothread_stop(IOThreadObject *t)
+{
+    g_mutex_lock(&iothread_lock);
+    t->stop = true;
+    g_cond_broadcast(&iothread_cond);
+    g_mutex_unlock(&iothread_lock);
+    g_thread_join(t->thread);
+    t->thread = NULL;
+    object_unref(OBJECT(t));
 }
 
 static bool iothread_complete(IOThreadObject *t, const char *id, Error **errp)
@@ -88,7 +102,7 @@ static bool iothread_complete(IOThreadObject *t, const char *id, Error **errp)
         g_cond_wait(&iothread_cond, &iothread_lock);
     }
     g_mutex_unlock(&iothread_lock);
-    /* The thread uses the object until the process ends */
+    /* The thread uses the object until it ends (object-del) */
     object_ref(OBJECT(t));
     return true;
 }
@@ -368,10 +382,31 @@ static bool secret_complete(SecretObject *s, Error **errp)
     return true;
 }
 
+/* QEMU 7.2's range of the polling and batch parameters */
+static bool iothread_check(IOThreadObject *t, Error **errp)
+{
+    const struct { const char *name; int64_t v; } p[] = {
+        { "poll-max-ns", t->poll_max_ns }, { "poll-grow", t->poll_grow },
+        { "poll-shrink", t->poll_shrink },
+        { "aio-max-batch", t->aio_max_batch },
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(p); i++) {
+        if (p[i].v < 0) {
+            error_setg(errp, "%s value must be in range [0, %" G_GINT64_FORMAT
+                       "]", p[i].name, G_MAXINT64);
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool object_complete(Object *obj, const char *id, Error **errp)
 {
     if (object_dynamic_cast(obj, "iothread")) {
-        return iothread_complete((IOThreadObject *)obj, id, errp);
+        return iothread_check((IOThreadObject *)obj, errp) &&
+               iothread_complete((IOThreadObject *)obj, id, errp);
     }
     if (object_dynamic_cast(obj, TYPE_SECRET)) {
         return secret_complete((SecretObject *)obj, errp);
@@ -379,6 +414,17 @@ static bool object_complete(Object *obj, const char *id, Error **errp)
     if (object_dynamic_cast(obj, TYPE_MEMORY_BACKEND) &&
         !((HostMemoryBackend *)obj)->size) {
         error_setg(errp, "can't create backend with size 0");
+        return false;
+    }
+    /*
+     * A negative JSON size arrives as a huge one; QEMU 7.2 takes it and
+     * aborts on an assertion when it lays out RAM blocks
+     */
+    if (object_dynamic_cast(obj, TYPE_MEMORY_BACKEND) &&
+        ((HostMemoryBackend *)obj)->size > (uint64_t)G_MAXINT64) {
+        error_setg(errp, "can't create backend with size %" G_GUINT64_FORMAT
+                   ": more than any host can map",
+                   ((HostMemoryBackend *)obj)->size);
         return false;
     }
     return true;
@@ -421,28 +467,71 @@ static bool object_set_from_string(Object *obj, const char *name,
  * Both forms become a list of (name, JsonNode or string) pairs; the
  * JSON form may carry numbers and booleans, key=value only strings.
  */
+/* A JSON member that must be a string: NULL, or QEMU's type error */
+static bool json_string_member(JsonObject *json, const char *name,
+                               const char **out, Error **errp)
+{
+    JsonNode *n = json_object_get_member(json, name);
+
+    *out = NULL;
+    if (!n) {
+        return true;
+    }
+    if (!JSON_NODE_HOLDS_VALUE(n) ||
+        json_node_get_value_type(n) != G_TYPE_STRING) {
+        error_setg(errp, "Invalid parameter type for '%s', expected: string",
+                   name);
+        return false;
+    }
+    *out = json_node_get_string(n);
+    return true;
+}
+
+static bool user_object_create(JsonObject *json, QemuOpts *opts, bool qmp,
+                               Error **errp);
+
 bool user_object_add(const char *optarg, Error **errp)
 {
     JsonObject *json = NULL;
     QemuOpts *opts = NULL;
+    bool ok = false;
+
+    if (optarg[0] == '{') {
+        json = qemu_opts_parse_json(optarg, errp);
+        if (json) {
+            ok = user_object_create(json, NULL, false, errp);
+            json_object_unref(json);
+        }
+        return ok;
+    }
+    opts = qemu_opts_parse(optarg, "qom-type", errp);
+    if (opts) {
+        ok = user_object_create(NULL, opts, false, errp);
+        qemu_opts_free(opts);
+    }
+    return ok;
+}
+
+/*
+ * One of json or opts.  qmp: QMP object-add, whose duplicate-id text is
+ * QEMU's property error rather than the command line's.
+ */
+static bool user_object_create(JsonObject *json, QemuOpts *opts, bool qmp,
+                               Error **errp)
+{
     const char *type, *id;
     ObjectClass *oc;
     Object *obj = NULL;
     bool ok = false;
     guint i;
 
-    if (optarg[0] == '{') {
-        json = qemu_opts_parse_json(optarg, errp);
-        if (!json) {
+    if (json) {
+        /* Members in QEMU's order: qom-type (checked below), then id */
+        if (!json_string_member(json, "qom-type", &type, errp)) {
             goto out;
         }
-        type = qemu_json_opt_get(json, "qom-type");
-        id = qemu_json_opt_get(json, "id");
+        id = NULL;
     } else {
-        opts = qemu_opts_parse(optarg, "qom-type", errp);
-        if (!opts) {
-            goto out;
-        }
         type = qemu_opt_get(opts, "qom-type");
         /* QEMU takes the first id of a key=value option */
         id = qemu_opt_get_first(opts, "id");
@@ -459,6 +548,9 @@ bool user_object_add(const char *optarg, Error **errp)
                    type);
         goto out;
     }
+    if (json && !json_string_member(json, "id", &id, errp)) {
+        goto out;
+    }
     if (!id) {
         error_setg(errp, "Parameter 'id' is missing");
         goto out;
@@ -470,7 +562,18 @@ bool user_object_add(const char *optarg, Error **errp)
         goto out;
     }
     if (object_resolve_path_component(object_get_container("objects"), id)) {
-        error_setg(errp, "Duplicate ID '%s' for object", id);
+        if (qmp) {
+            error_setg(errp, "attempt to add duplicate property '%s' to "
+                       "object (type 'container')", id);
+        } else {
+            error_setg(errp, "Duplicate ID '%s' for object", id);
+        }
+        goto out;
+    }
+    /* A memory backend's size is a required member of its JSON form */
+    if (json && object_class_dynamic_cast(oc, TYPE_MEMORY_BACKEND) &&
+        !json_object_has_member(json, "size")) {
+        error_setg(errp, "Parameter 'size' is missing");
         goto out;
     }
     obj = object_new(type);
@@ -522,13 +625,42 @@ out:
     if (obj) {
         object_unref(obj);
     }
-    if (opts) {
-        qemu_opts_free(opts);
-    }
-    if (json) {
-        json_object_unref(json);
-    }
     return ok;
+}
+
+/* QMP ------------------------------------------------------------------------ */
+
+JsonNode *qmp_object_add(JsonObject *args, Error **errp)
+{
+    if (!user_object_create(args, NULL, true, errp)) {
+        return NULL;
+    }
+    return json_node_init_object(json_node_alloc(), json_object_new());
+}
+
+/* The machine's RAM backend cannot go; anything else can, as in QEMU 7.2 */
+JsonNode *qmp_object_del(const QmpArgsObjectDel *args, Error **errp)
+{
+    Object *objs = object_get_container("objects");
+    Object *obj = object_resolve_path_component(objs, args->id);
+
+    if (!obj) {
+        error_setg(errp, "object '%s' not found", args->id);
+        return NULL;
+    }
+    if (object_dynamic_cast(obj, TYPE_MEMORY_BACKEND) && current_machine &&
+        current_machine->memory_backend &&
+        !strcmp(current_machine->memory_backend, args->id)) {
+        error_setg(errp, "object '%s' is in use, can not be deleted",
+                   args->id);
+        return NULL;
+    }
+    if (object_dynamic_cast(obj, "iothread") &&
+        ((IOThreadObject *)obj)->thread) {
+        iothread_stop((IOThreadObject *)obj);
+    }
+    object_unparent(obj);
+    return json_node_init_object(json_node_alloc(), json_object_new());
 }
 
 bool user_objects_machine_ram(MachineState *ms, bool mem_given, Error **errp)
