@@ -24,6 +24,7 @@
 #include "monitor/qmp.h"
 #include "monitor/qmp-commands.h"
 #include "net/net.h"
+#include "sysemu/device.h"
 
 typedef struct HMPCommand {
     const char *names;      /* "cont|c" */
@@ -355,8 +356,38 @@ out:
 
 static void hmp_help(GString *out, const char *arg);
 
+/* device_add driver[,prop=value][,...]: as -device, hot-plugged */
+static void hmp_device_add(GString *out, const char *arg)
+{
+    hmp_puts(out, hmp_device_add_text(arg));
+}
+
+/* device_del device: an id or a QOM path, as QMP device_del */
+static void hmp_device_del(GString *out, const char *arg)
+{
+    QmpArgsDeviceDel args = { .id = arg };
+    Error *err = NULL;
+    JsonNode *n;
+
+    if (!*arg) {
+        g_string_append(out, "device_del: string expected\r\nTry \"help "
+                        "device_del\" for more information\r\n");
+        return;
+    }
+    n = qmp_device_del(&args, &err);
+    if (n) {
+        json_node_unref(n);
+    } else {
+        g_string_append_printf(out, "Error: %s\r\n", error_get_pretty(err));
+        error_free(err);
+    }
+}
+
 static const HMPCommand hmp_cmds[] = {
     { "cont|c", "", "resume the VM", NULL, "cont" },
+    { "device_add", "driver[,prop=value][,...]", "add device, like -device "
+      "on the command line", hmp_device_add },
+    { "device_del", "device", "remove device", hmp_device_del },
     { "help|?", "[cmd]", "list the commands, or show one", hmp_help },
     { "info", "[subcommand]", "show information ('info' lists what)",
       hmp_info },

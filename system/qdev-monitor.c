@@ -440,6 +440,13 @@ JsonNode *qmp_device_del(const QmpArgsDeviceDel *args, Error **errp)
     if (!dev) {
         return NULL;
     }
+    /* The first vCPU, as QEMU 7.2's x86 CPU unplug refuses it */
+    if (current_machine && current_machine->cpus &&
+        current_machine->cpus->len &&
+        g_ptr_array_index(current_machine->cpus, 0) == (gpointer)dev) {
+        error_setg(errp, "Boot CPU is unpluggable");
+        return NULL;
+    }
     bus = dev->parent_bus;
     if (bus && !qbus_is_hotpluggable(bus)) {
         error_setg(errp, "Bus '%s' does not support hotplugging", bus->name);
@@ -554,7 +561,7 @@ static gint class_casecmp(gconstpointer a, gconstpointer b)
 }
 
 /* -device help: QEMU 7.2's groups and lines */
-static void device_help_all(void)
+static void device_help_all(GString *out)
 {
     static const char *const names[] = {
         [DEVICE_CATEGORY_BRIDGE] = "Controller/Bridge/Hub",
@@ -586,17 +593,19 @@ static void device_help_all(void)
                 continue;
             }
             if (!printed) {
-                printf("%s%s devices:\n", cat ? "\n" : "", names[cat]);
+                g_string_append_printf(out, "%s%s devices:\n",
+                                       cat ? "\n" : "", names[cat]);
                 printed = true;
             }
-            printf("name \"%s\"", object_class_get_name(l->data));
+            g_string_append_printf(out, "name \"%s\"",
+                                   object_class_get_name(l->data));
             if (dc->bus_type) {
-                printf(", bus %s", dc->bus_type);
+                g_string_append_printf(out, ", bus %s", dc->bus_type);
             }
             if (dc->desc) {
-                printf(", desc \"%s\"", dc->desc);
+                g_string_append_printf(out, ", desc \"%s\"", dc->desc);
             }
-            printf("\n");
+            g_string_append(out, "\n");
         }
     }
     g_slist_free(list);
@@ -608,7 +617,8 @@ static gint help_line_cmp(gconstpointer a, gconstpointer b)
 }
 
 /* -device DRIVER,help: device-list-properties, as QEMU prints it */
-static bool device_help_props(const char *driver, Error **errp)
+static bool device_help_props(GString *out, const char *driver,
+                              Error **errp)
 {
     JsonArray *arr = device_property_list(driver, errp);
     GPtrArray *lines;
@@ -618,7 +628,8 @@ static bool device_help_props(const char *driver, Error **errp)
         return false;
     }
     if (!json_array_get_length(arr)) {
-        printf("There are no options for %s.\n", driver);
+        g_string_append_printf(out, "There are no options for %s.\n",
+                               driver);
         json_array_unref(arr);
         return true;
     }
@@ -653,9 +664,10 @@ static bool device_help_props(const char *driver, Error **errp)
         g_ptr_array_add(lines, g_string_free(s, FALSE));
     }
     g_ptr_array_sort(lines, help_line_cmp);
-    printf("%s options:\n", driver);
+    g_string_append_printf(out, "%s options:\n", driver);
     for (i = 0; i < lines->len; i++) {
-        printf("%s\n", (char *)g_ptr_array_index(lines, i));
+        g_string_append_printf(out, "%s\n",
+                               (char *)g_ptr_array_index(lines, i));
     }
     g_ptr_array_free(lines, TRUE);
     json_array_unref(arr);
@@ -696,17 +708,85 @@ bool qemu_device_is_help(const char *optarg)
     return help;
 }
 
-void qemu_device_help(const char *optarg)
+/* The help text of a request, or NULL and errp */
+static char *device_help_text(const char *optarg, Error **errp)
 {
-    Error *err = NULL;
+    GString *out = g_string_new(NULL);
     char *driver;
+    bool ok = true;
 
     device_help_request(optarg, &driver);
     if (!driver) {
-        device_help_all();
-    } else if (!device_help_props(driver, &err)) {
+        device_help_all(out);
+    } else {
+        ok = device_help_props(out, driver, errp);
+    }
+    g_free(driver);
+    return g_string_free(out, !ok);
+}
+
+void qemu_device_help(const char *optarg)
+{
+    Error *err = NULL;
+    char *text = device_help_text(optarg, &err);
+
+    if (text) {
+        fputs(text, stdout);
+        g_free(text);
+    } else {
         /* QEMU 7.2 says so and still exits 0 */
         error_report_err(err);
     }
-    g_free(driver);
+}
+
+/*
+ * HMP device_add: help as -device's, else key=value as -device parses
+ * it, then what QMP device_add does.  A malformed option (a bad id) is
+ * reported on stderr as QEMU's option parser does, and the monitor only
+ * gets its "Try" line; other errors are "Error: ..." lines.
+ */
+char *hmp_device_add_text(const char *arg)
+{
+    Error *err = NULL;
+    QemuOpts *qopts;
+    JsonObject *opts;
+    const char *id;
+    char *text;
+
+    if (qemu_device_is_help(arg)) {
+        text = device_help_text(arg, &err);
+        if (!text) {
+            text = g_strdup_printf("Error: %s\n", error_get_pretty(err));
+            error_free(err);
+        }
+        return text;
+    }
+    qopts = qemu_opts_parse(arg, "driver", &err);
+    if (!qopts) {
+        error_report_err(err);
+        return g_strdup("Try \"help device_add\" for more information\n");
+    }
+    opts = device_opts_to_json(qopts);
+    id = qemu_opt_get_first(qopts, "id");
+    if (id) {
+        json_object_set_string_member(opts, "id", id);
+        if (!id_wellformed(id)) {
+            /* QEMU 7.2 prints it without its program-name prefix here */
+            fprintf(stderr, "Parameter 'id' expects an identifier\n"
+                    "Identifiers consist of letters, digits, '-', '.', "
+                    "'_', starting with a letter.\n");
+            qemu_opts_free(qopts);
+            json_object_unref(opts);
+            return g_strdup("Try \"help device_add\" for more "
+                            "information\n");
+        }
+    }
+    qemu_opts_free(qopts);
+    text = NULL;
+    if (!qdev_device_add_from_dict(opts, false, &err)) {
+        text = g_strdup_printf("Error: %s\n", error_get_pretty(err));
+        error_free(err);
+    }
+    json_object_unref(opts);
+    return text ? text : g_strdup("");
 }

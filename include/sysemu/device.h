@@ -24,6 +24,8 @@ bool qemu_device_is_help(const char *optarg);
  * reported (QEMU 7.2 still exits 0)
  */
 void qemu_device_help(const char *optarg);
+/* HMP device_add ARG: its output ("" on success), newly allocated */
+char *hmp_device_add_text(const char *arg);
 /* Whether a -device with this driver was given */
 bool qemu_device_given(const char *driver);
 /* Creates every -device in command-line order ("-device ARG: " errors) */

@@ -9,7 +9,8 @@
     back, Ctrl-A x quits;
   * QMP human-monitor-command: its output for the same commands equals
     QEMU 7.2's, byte for byte, where the answer does not depend on the
-    build (skipped without QEMU 7.2).
+    build (skipped without QEMU 7.2), device_add and device_del's
+    refusals included.
 """
 
 import os
@@ -105,7 +106,7 @@ def check_nographic_mux():
 
 def hmp_outputs(binary, commands):
     with Machine(binary, ["-machine", "q35", "-qtest", "null", "-S",
-                          "-name", "cmp"]) as vm:
+                          "-name", "cmp", "-chardev", "null,id=c1"]) as vm:
         return [vm.cmd("human-monitor-command", {"command-line": c})
                 for c in commands]
 
@@ -113,7 +114,14 @@ def hmp_outputs(binary, commands):
 def check_vs_qemu72():
     commands = ["info status", "info kvm", "info name", "stop",
                 "info status", "cont", "info status", "foo", "info foo",
-                "info status extra", "", "   "]
+                "info status extra", "", "   ",
+                # device_add/device_del: ISA and system devices are not
+                # hot-pluggable, the boot CPU is not unpluggable
+                "device_add isa-serial,id=s2,chardev=c1", "device_add bogus",
+                "device_add", "device_add pvpanic,ioport=zz",
+                "device_add pvpanic,help", "device_add isa-serial,id=1x",
+                "device_del s2", "device_del", "help device_add",
+                "help device_del", "device_del /machine/unattached/device[0]"]
     ours = hmp_outputs(BINARY, commands)
     if not os.access(ORACLE, os.X_OK):
         report("vs-qemu72 # SKIP QEMU 7.2 not found", True)
