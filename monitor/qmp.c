@@ -56,6 +56,7 @@
 typedef struct Monitor {
     Chardev *chr;
     bool commands_enabled;  /* after qmp_capabilities */
+    bool oob_enabled;       /* it enabled "oob": exec-oob is accepted */
     bool pretty;            /* -mon pretty=on, -qmp-pretty */
     JsonStream *stream;
     GHashTable *named_fds;  /* getfd: name -> fd */
@@ -207,20 +208,28 @@ static bool is_string(JsonNode *n)
 }
 
 /*
- * Checks the request's envelope; returns the command name or NULL with
- * *errp set.
+ * Checks the request's envelope as QEMU 7.2 does; returns the command name
+ * (*oob: it came as "exec-oob", which only a session that enabled the oob
+ * capability may send) or NULL with *errp set.
  */
-static const char *qmp_check_request(JsonObject *req, Error **errp)
+static const char *qmp_check_request(JsonObject *req, bool allow_oob,
+                                     bool *oob, Error **errp)
 {
     JsonObjectIter it;
     const char *name;
-    JsonNode *member, *exec;
+    JsonNode *member, *exec, *exec_oob;
 
     json_object_iter_init_ordered(&it, req);
     while (json_object_iter_next_ordered(&it, &name, &member)) {
         if (!strcmp(name, "execute")) {
             if (!is_string(member)) {
                 error_setg(errp, "QMP input member 'execute' must be a "
+                           "string");
+                return NULL;
+            }
+        } else if (!strcmp(name, "exec-oob") && allow_oob) {
+            if (!is_string(member)) {
+                error_setg(errp, "QMP input member 'exec-oob' must be a "
                            "string");
                 return NULL;
             }
@@ -231,17 +240,23 @@ static const char *qmp_check_request(JsonObject *req, Error **errp)
                 return NULL;
             }
         } else if (strcmp(name, "id")) {
-            /* also "exec-oob": no command of ours runs out of band */
             error_setg(errp, "QMP input member '%s' is unexpected", name);
             return NULL;
         }
     }
     exec = json_object_get_member(req, "execute");
-    if (!exec) {
+    exec_oob = allow_oob ? json_object_get_member(req, "exec-oob") : NULL;
+    if (exec && exec_oob) {
+        error_setg(errp, "QMP input member 'execute' clashes with "
+                   "'exec-oob'");
+        return NULL;
+    }
+    if (!exec && !exec_oob) {
         error_setg(errp, "QMP input lacks member 'execute'");
         return NULL;
     }
-    return json_node_get_string(exec);
+    *oob = exec_oob != NULL;
+    return json_node_get_string(exec ? exec : exec_oob);
 }
 
 unsigned qmp_contract_violations;
@@ -288,7 +303,8 @@ out:
     return ret;
 }
 
-JsonObject *qmp_dispatch(JsonObject *req, bool commands_enabled)
+JsonObject *qmp_dispatch(JsonObject *req, bool commands_enabled,
+                         bool allow_oob)
 {
     JsonNode *id = json_object_get_member(req, "id");
     JsonNode *args_node, *ret;
@@ -296,8 +312,9 @@ JsonObject *qmp_dispatch(JsonObject *req, bool commands_enabled)
     JsonObject *args, *reply;
     Error *err = NULL;
     const char *name;
+    bool oob = false;
 
-    name = qmp_check_request(req, &err);
+    name = qmp_check_request(req, allow_oob, &oob, &err);
     if (!name) {
         return reply_err(err, id);
     }
@@ -306,11 +323,6 @@ JsonObject *qmp_dispatch(JsonObject *req, bool commands_enabled)
                            "Expecting capabilities negotiation with "
                            "'qmp_capabilities'", id);
     }
-    if (commands_enabled && !strcmp(name, "qmp_capabilities")) {
-        return reply_error(ERROR_CLASS_COMMAND_NOT_FOUND,
-                           "Capabilities negotiation is already complete, "
-                           "command ignored", id);
-    }
     cmd = qmp_find_command(name);
     if (!cmd) {
         char *desc = g_strdup_printf("The command %s has not been found", name);
@@ -318,6 +330,20 @@ JsonObject *qmp_dispatch(JsonObject *req, bool commands_enabled)
         reply = reply_error(ERROR_CLASS_COMMAND_NOT_FOUND, desc, id);
         g_free(desc);
         return reply;
+    }
+    /* As 7.2, before the command's own checks (qmp_capabilities' too) */
+    if (oob && !(cmd->flags & QMP_CMD_OOB)) {
+        char *desc = g_strdup_printf("The command %s does not support OOB",
+                                     name);
+
+        reply = reply_error(ERROR_CLASS_GENERIC_ERROR, desc, id);
+        g_free(desc);
+        return reply;
+    }
+    if (commands_enabled && !strcmp(name, "qmp_capabilities")) {
+        return reply_error(ERROR_CLASS_COMMAND_NOT_FOUND,
+                           "Capabilities negotiation is already complete, "
+                           "command ignored", id);
     }
     args_node = json_object_get_member(req, "arguments");
     args = args_node ? json_object_ref(json_node_get_object(args_node))
@@ -335,17 +361,38 @@ JsonObject *qmp_dispatch(JsonObject *req, bool commands_enabled)
     return reply;
 }
 
+/* qmp_capabilities' "enable" lists "oob" (the visitor checked it) */
+static bool qmp_request_enables_oob(JsonObject *req)
+{
+    JsonNode *args = json_object_get_member(req, "arguments");
+    JsonArray *en;
+    guint i;
+
+    if (!args || !JSON_NODE_HOLDS_OBJECT(args) ||
+        !json_object_has_member(json_node_get_object(args), "enable")) {
+        return false;
+    }
+    en = json_object_get_array_member(json_node_get_object(args), "enable");
+    for (i = 0; en && i < json_array_get_length(en); i++) {
+        if (!g_strcmp0(json_array_get_string_element(en, i), "oob")) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void monitor_dispatch(Monitor *mon, JsonObject *req)
 {
     JsonObject *reply;
 
     cur_mon = mon;
-    reply = qmp_dispatch(req, mon->commands_enabled);
+    reply = qmp_dispatch(req, mon->commands_enabled, mon->oob_enabled);
     cur_mon = NULL;
 
     if (!mon->commands_enabled && json_object_has_member(reply, "return")) {
         /* only qmp_capabilities can succeed before negotiation */
         mon->commands_enabled = true;
+        mon->oob_enabled = qmp_request_enables_oob(req);
     }
     monitor_send(mon, reply);
 }
@@ -382,6 +429,7 @@ static void monitor_event(void *opaque, ChardevEvent event)
 
     /* Every connection starts from scratch: new greeting, negotiation */
     mon->commands_enabled = false;
+    mon->oob_enabled = false;
     json_stream_reset(mon->stream);
     if (mon->counted) {
         /* may close fd sets' fds (monitor/fds.c) */

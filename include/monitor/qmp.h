@@ -69,9 +69,12 @@ JsonNode *qmp_empty_return(void);
  * Dispatches one request object as a client's: returns the reply object
  * ({"return": ...} or {"error": ...}, with the request's id).  For
  * in-process callers (the QMP fuzz target); commands_enabled as after
- * qmp_capabilities.
+ * qmp_capabilities, allow_oob as after it enabled "oob" (exec-oob is
+ * then accepted, and refused for each command as none may run out of
+ * band, as QEMU 7.2 refuses it for all but its migration-recovery ones).
  */
-JsonObject *qmp_dispatch(JsonObject *req, bool commands_enabled);
+JsonObject *qmp_dispatch(JsonObject *req, bool commands_enabled,
+                         bool allow_oob);
 /* Times a handler broke the return-or-error contract (see qmp.c) */
 extern unsigned qmp_contract_violations;
 

@@ -134,7 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (args) {
         json_object_set_member(req, "arguments", args);
     }
-    reply = qmp_dispatch(req, true);
+    reply = qmp_dispatch(req, true, true);
     if (json_object_has_member(reply, "return") ==
         json_object_has_member(reply, "error")) {
         abort();
