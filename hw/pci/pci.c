@@ -542,21 +542,25 @@ static JsonNode *pci_devfn_get(Object *obj, ObjectProperty *prop,
                               *(int32_t *)((char *)obj + prop->offset));
 }
 
+/*
+ * QEMU 7.2's text: "SLOT[.FN]", each a number as strtoul reads hex (so
+ * " 4", "+4" and "0x1f.0x2" pass, "4." and "-1" do not)
+ */
 static bool pci_devfn_parse(const char *s, int32_t *devfn)
 {
     unsigned long slot, fn = 0;
     char *end;
 
-    if (!g_ascii_isxdigit(*s)) {
+    slot = strtoul(s, &end, 16);
+    if (end == s) {
         return false;
     }
-    slot = strtoul(s, &end, 16);
     if (*end == '.') {
         s = end + 1;
-        if (!g_ascii_isxdigit(*s)) {
+        fn = strtoul(s, &end, 16);
+        if (end == s) {
             return false;
         }
-        fn = strtoul(s, &end, 16);
     }
     if (*end || slot > 0x1f || fn > 7) {
         return false;
@@ -565,6 +569,11 @@ static bool pci_devfn_parse(const char *s, int32_t *devfn)
     return true;
 }
 
+/*
+ * A JSON number is the devfn (-1: the first free slot); text, from JSON or
+ * from -device/-global/device_add (which hand every value over as text,
+ * so device_add's "addr": 24 is slot 0x24 and refused), is "SLOT[.FN]"
+ */
 static bool pci_devfn_set(Object *obj, ObjectProperty *prop, JsonNode *value,
                           Error **errp)
 {
@@ -579,8 +588,8 @@ static bool pci_devfn_set(Object *obj, ObjectProperty *prop, JsonNode *value,
         int64_t v = json_node_get_int(value);
 
         if (v < -1 || v > 255) {
-            error_setg(errp, "Property %s.%s doesn't take value %" PRId64,
-                       type, prop->name, v);
+            error_setg(errp, "Parameter '%s' expects a value between -1 and "
+                       "255", prop->name);
             return false;
         }
         *field = v;
@@ -597,8 +606,8 @@ static bool pci_devfn_set(Object *obj, ObjectProperty *prop, JsonNode *value,
         }
         return true;
     }
-    error_setg(errp, "Invalid parameter type for '%s', expected: %s",
-               prop->name, "int32");
+    error_setg(errp, "Invalid parameter type for '%s', expected int or str",
+               prop->name);
     return false;
 }
 
@@ -619,6 +628,7 @@ static const PropertyInfo pci_prop_devfn = {
     .get = pci_devfn_get,
     .set = pci_devfn_set,
     .print = pci_devfn_print,
+    .setter_parses_text = true,
 };
 
 static Property pci_props[] = {
