@@ -361,6 +361,24 @@ def compare_guest_reads():
                f"ours {a} qemu72 {b} expected {expect}")
 
 
+# PIIX4_PM's compat entries (and the PCI core's): its info qtree lines on
+# the i440fx versions where an entry changes (hw_compat_6_2, pc_compat_5_2,
+# hw_compat_2_8, hw_compat_2_3, pc_compat_2_0, pc_compat_1_7) and around
+PIIX4_VERSIONS = ["7.0", "6.2", "6.0", "5.2", "2.9", "2.8", "2.4", "2.3",
+                  "2.1", "2.0", "1.7", "1.4"]
+
+
+def compare_piix4_compat():
+    for v in PIIX4_VERSIONS:
+        machine = f"pc-i440fx-{v}"
+        ours = session(BINARY, machine, lambda m: hmp(m, "info qtree"))
+        theirs = session(ORACLE, machine, lambda m: hmp(m, "info qtree"))
+        a = qtree_devices(ours).get("PIIX4_PM")
+        b = qtree_devices(theirs).get("PIIX4_PM")
+        report(f"qtree/{machine}/PIIX4_PM", a == b and a,
+               f"ours {a} qemu72 {b}")
+
+
 def main():
     if not os.access(ORACLE, os.X_OK):
         print(f"SKIP: QEMU 7.2 not found at {ORACLE}")
@@ -375,6 +393,7 @@ def main():
         compare_flat(machine, ours[1], theirs[1])
         compare_qtree(machine, ours[2], theirs[2])
         compare_qom(machine)
+    compare_piix4_compat()
     compare_device_help()
     compare_device_list_properties()
     compare_hotplug()
