@@ -225,6 +225,15 @@ ObjectProperty *object_class_property_add_field(ObjectClass *oc,
 JsonNode *object_property_parse_str(ObjectProperty *prop, const char *str,
                                     Error **errp)
 {
+    if (prop->setter_parses_text) {
+        return json_node_init_string(json_node_alloc(), str);
+    }
+    return object_property_parse_typed(prop, str, errp);
+}
+
+JsonNode *object_property_parse_typed(ObjectProperty *prop, const char *str,
+                                      Error **errp)
+{
     PropKind kind = prop->kind != PROP_KIND_OTHER
                         ? prop->kind
                         : prop_kind_from_type(prop->type);

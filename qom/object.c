@@ -586,7 +586,7 @@ static void object_apply_defaults(Object *obj, ObjectClass *oc)
         if (!prop->defval) {
             continue;
         }
-        n = object_property_parse_str(prop, prop->defval, NULL);
+        n = object_property_parse_typed(prop, prop->defval, NULL);
         g_assert(n);
         g_assert(prop->set(obj, prop, n, NULL));
         json_node_unref(n);

@@ -85,6 +85,12 @@ bool kvm_enabled(void)
     return kvm_state != NULL;
 }
 
+bool kvm_has_smm(void)
+{
+    return kvm_state &&
+           ioctl(kvm_state->vm_fd, KVM_CHECK_EXTENSION, KVM_CAP_X86_SMM) > 0;
+}
+
 bool kvm_available(void)
 {
     int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);

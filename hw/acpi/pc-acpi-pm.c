@@ -1,60 +1,53 @@
 /*
- * The PC boards' ACPI PM block as a device of its own ("pc-acpi-pm", a
- * board device on the main system bus): the register model of
- * hw/acpi/pm.c at ACPI_PM_BASE, its SCI on ISA IRQ 9, S5 as a shutdown
- * request.  In QEMU these registers belong to ICH9-LPC (q35) and PIIX4_PM
- * (i440fx); the regions have their names and sizes ("ich9-pm", 128 bytes,
- * or "piix4-pm", 64, with acpi-evt, acpi-cnt and acpi-tmr), so that info
- * mtree matches once firmware has enabled them there.
+ * The PC boards' ACPI PM block (include/hw/acpi/pm-block.h): the register
+ * model of hw/acpi/pm.c behind regions named and sized as QEMU's, its SCI,
+ * SLP_EN as the owner's sleep states say (S5 a shutdown request, S3 a
+ * suspend, s4_val a SUSPEND_DISK then shutdown).  PIIX4_PM (i440fx) holds
+ * one at PMBASE.  "pc-acpi-pm", a board device on the main system bus
+ * with the q35 block fixed at ACPI_PM_BASE, is this tree's own stand-in
+ * for ICH9-LPC until that exists.
  */
 #include <string.h>
 
-#include "hw/acpi/pm.h"
+#include <stddef.h>
+
+#include "hw/acpi/pm-block.h"
 #include "hw/irq.h"
 #include "hw/qdev-properties.h"
 #include "hw/sysbus.h"
 #include "monitor/qmp.h"
 #include "sysemu/runstate.h"
 
-/* State ------------------------------------------------------------------ */
+/* The block ---------------------------------------------------------------- */
 
-typedef struct PCAcpiPMState {
-    SysBusDevice parent_obj;
-    AcpiPMState pm;
-    MemoryRegion io, evt_io, cnt_io, tmr_io;
-    qemu_irq sci;
-    bool ich9;              /* property x-ich9: ICH9's block, not PIIX4's */
-} PCAcpiPMState;
+/* The board's block, for the power button, wakeup and the DSDT */
+static AcpiPMBlock *board_block;
 
-/* The board's one PM block, for the power button */
-static PCAcpiPMState *pc_acpi_pm;
-
-/* Register read/write ---------------------------------------------------- */
-
-static void pc_acpi_pm_set_sci(void *opaque, int level)
-{
-    PCAcpiPMState *s = opaque;
-
-    qemu_set_irq(s->sci, level);
-}
-
-/* The board's values; the PM device's properties set them */
-static AcpiSleepStates sleep_states = {
+static const AcpiSleepStates default_sleep_states = {
     .s4_val = ACPI_PM_S4_VAL_DEFAULT,
 };
 
-AcpiSleepStates *acpi_pm_sleep_states(void)
+const AcpiSleepStates *acpi_pm_sleep_states(void)
 {
-    return &sleep_states;
+    return board_block ? board_block->states : &default_sleep_states;
 }
 
-static void pc_acpi_pm_sleep(void *opaque, unsigned slp_typ)
+static void acpi_pm_block_set_sci(void *opaque, int level)
 {
+    AcpiPMBlock *b = opaque;
+
+    qemu_set_irq(*b->sci, level);
+}
+
+static void acpi_pm_block_sleep(void *opaque, unsigned slp_typ)
+{
+    AcpiPMBlock *b = opaque;
+
     if (slp_typ == ACPI_PM_SLP_TYP_S5) {
         qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_SHUTDOWN);
     } else if (slp_typ == ACPI_PM_SLP_TYP_S3) {
         qemu_system_suspend_request();
-    } else if (slp_typ == sleep_states.s4_val) {
+    } else if (slp_typ == b->states->s4_val) {
         qmp_event_send("SUSPEND_DISK", NULL);
         qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_SHUTDOWN);
     }
@@ -62,112 +55,157 @@ static void pc_acpi_pm_sleep(void *opaque, unsigned slp_typ)
 }
 
 /* system_wakeup of a suspended guest: WAK_STS, as QEMU's notifier */
-static void pc_acpi_pm_wakeup(void)
+static void acpi_pm_block_wakeup(void)
 {
-    if (pc_acpi_pm) {
-        acpi_pm_state_wakeup(&pc_acpi_pm->pm);
+    if (board_block) {
+        acpi_pm_state_wakeup(&board_block->pm);
+    }
+}
+
+void acpi_pm_powerdown(void)
+{
+    if (board_block) {
+        acpi_pm_state_power_button(&board_block->pm);
     }
 }
 
 /* Each region gives its offset in the block to the register model */
-static uint64_t pc_acpi_pm_read(void *opaque, hwaddr addr, unsigned size)
+static AcpiPMBlock *acpi_pm_block_of(MemoryRegion *mr)
 {
-    MemoryRegion *mr = opaque;
-    PCAcpiPMState *s = (PCAcpiPMState *)mr->owner;
-
-    return acpi_pm_state_read(&s->pm, mr->addr + addr, size);
+    return (AcpiPMBlock *)((char *)mr->container -
+                           offsetof(AcpiPMBlock, io));
 }
 
-static void pc_acpi_pm_write(void *opaque, hwaddr addr, uint64_t value,
-                             unsigned size)
+static uint64_t acpi_pm_block_read(void *opaque, hwaddr addr, unsigned size)
 {
     MemoryRegion *mr = opaque;
-    PCAcpiPMState *s = (PCAcpiPMState *)mr->owner;
+    AcpiPMBlock *b = acpi_pm_block_of(mr);
 
-    acpi_pm_state_write(&s->pm, mr->addr + addr, size, value);
+    return acpi_pm_state_read(&b->pm, mr->addr + addr, size);
 }
 
-static const MemoryRegionOps pc_acpi_pm_ops = {
-    .read = pc_acpi_pm_read,
-    .write = pc_acpi_pm_write,
+static void acpi_pm_block_write(void *opaque, hwaddr addr, uint64_t value,
+                                unsigned size)
+{
+    MemoryRegion *mr = opaque;
+    AcpiPMBlock *b = acpi_pm_block_of(mr);
+
+    acpi_pm_state_write(&b->pm, mr->addr + addr, size, value);
+}
+static const MemoryRegionOps acpi_pm_block_ops = {
+    .read = acpi_pm_block_read,
+    .write = acpi_pm_block_write,
     .valid.unaligned = true,
     .impl.unaligned = true,
     .endianness = DEVICE_LITTLE_ENDIAN,
 };
 
-void acpi_pm_powerdown(void)
+static void acpi_pm_block_add(AcpiPMBlock *b, Object *owner, MemoryRegion *mr,
+                              const char *name, hwaddr offset, uint64_t size)
 {
-    if (pc_acpi_pm) {
-        acpi_pm_state_power_button(&pc_acpi_pm->pm);
+    memory_region_init_io(mr, owner, &acpi_pm_block_ops, mr, name, size);
+    memory_region_add_subregion(&b->io, offset, mr);
+}
+
+void acpi_pm_block_init(AcpiPMBlock *b, Object *owner, const char *name,
+                        uint64_t size, qemu_irq *sci,
+                        const AcpiSleepStates *states)
+{
+    b->sci = sci;
+    b->states = states;
+    b->pm.set_sci = acpi_pm_block_set_sci;
+    b->pm.sleep = acpi_pm_block_sleep;
+    b->pm.opaque = b;
+    acpi_pm_state_init(&b->pm);
+    memory_region_transaction_begin();
+    memory_region_init(&b->io, owner, name, size);
+    acpi_pm_block_add(b, owner, &b->evt_io, "acpi-evt", ACPI_PM1_EVT_OFFSET,
+                      ACPI_PM1_EVT_LEN);
+    acpi_pm_block_add(b, owner, &b->cnt_io, "acpi-cnt", ACPI_PM1_CNT_OFFSET,
+                      ACPI_PM1_CNT_LEN);
+    acpi_pm_block_add(b, owner, &b->tmr_io, "acpi-tmr", ACPI_PM_TMR_OFFSET,
+                      ACPI_PM_TMR_LEN);
+    memory_region_transaction_commit();
+}
+
+void acpi_pm_block_destroy(AcpiPMBlock *b)
+{
+    if (!b->sci) {
+        return;                 /* never initialized */
+    }
+    acpi_pm_block_unregister(b);
+    /* The owner's children are finalized in any order: empty io first */
+    memory_region_transaction_begin();
+    memory_region_del_subregion(&b->io, &b->evt_io);
+    memory_region_del_subregion(&b->io, &b->cnt_io);
+    memory_region_del_subregion(&b->io, &b->tmr_io);
+    memory_region_transaction_commit();
+    acpi_pm_state_destroy(&b->pm);
+    b->sci = NULL;
+}
+
+void acpi_pm_block_reset(AcpiPMBlock *b)
+{
+    acpi_pm_state_reset(&b->pm);
+}
+
+bool acpi_pm_block_register(AcpiPMBlock *b)
+{
+    if (board_block) {
+        return false;
+    }
+    board_block = b;
+    runstate_set_wakeup_hook(acpi_pm_block_wakeup);
+    return true;
+}
+
+void acpi_pm_block_unregister(AcpiPMBlock *b)
+{
+    if (board_block == b) {
+        board_block = NULL;
     }
 }
 
-/* Reset ------------------------------------------------------------------ */
+/* pc-acpi-pm: q35's block until ICH9-LPC ----------------------------------- */
+
+typedef struct PCAcpiPMState {
+    SysBusDevice parent_obj;
+    AcpiPMBlock block;
+    AcpiSleepStates states;
+    qemu_irq sci;
+} PCAcpiPMState;
 
 static void pc_acpi_pm_reset(DeviceState *dev)
 {
-    acpi_pm_state_reset(&((PCAcpiPMState *)dev)->pm);
+    acpi_pm_block_reset(&((PCAcpiPMState *)dev)->block);
 }
-
-/* Realize ---------------------------------------------------------------- */
 
 static void pc_acpi_pm_initfn(Object *obj)
 {
     PCAcpiPMState *s = (PCAcpiPMState *)obj;
 
-    s->pm.set_sci = pc_acpi_pm_set_sci;
-    s->pm.sleep = pc_acpi_pm_sleep;
-    s->pm.opaque = s;
-    acpi_pm_state_init(&s->pm);
+    s->states = default_sleep_states;
     qdev_init_gpio_out_named(DEVICE(obj), &s->sci, "sci", 1);
-}
-
-static void pc_acpi_pm_add(PCAcpiPMState *s, MemoryRegion *mr,
-                           const char *name, hwaddr offset, uint64_t size)
-{
-    memory_region_init_io(mr, OBJECT(s), &pc_acpi_pm_ops, mr, name, size);
-    memory_region_add_subregion(&s->io, offset, mr);
 }
 
 static bool pc_acpi_pm_realize(DeviceState *dev, Error **errp)
 {
     PCAcpiPMState *s = (PCAcpiPMState *)dev;
 
-    if (pc_acpi_pm) {
-        error_setg(errp, "ACPI PM block: ports 0x%x-0x%x are already in use",
-                   ACPI_PM_BASE, ACPI_PM_BASE + ACPI_PM_IO_LEN - 1);
+    acpi_pm_block_init(&s->block, OBJECT(dev), "ich9-pm", 0x80, &s->sci,
+                       &s->states);
+    if (!acpi_pm_block_register(&s->block)) {
+        error_setg(errp, "ACPI PM block: the board has one already");
         return false;
     }
-    memory_region_transaction_begin();
-    memory_region_init(&s->io, OBJECT(dev), s->ich9 ? "ich9-pm" : "piix4-pm",
-                       s->ich9 ? 0x80 : 0x40);
-    pc_acpi_pm_add(s, &s->evt_io, "acpi-evt", ACPI_PM1_EVT_OFFSET,
-                   ACPI_PM1_EVT_LEN);
-    pc_acpi_pm_add(s, &s->cnt_io, "acpi-cnt", ACPI_PM1_CNT_OFFSET,
-                   ACPI_PM1_CNT_LEN);
-    pc_acpi_pm_add(s, &s->tmr_io, "acpi-tmr", ACPI_PM_TMR_OFFSET,
-                   ACPI_PM_TMR_LEN);
-    sysbus_add_io(SYS_BUS_DEVICE(dev), ACPI_PM_BASE, &s->io);
-    memory_region_transaction_commit();
-    pc_acpi_pm = s;
-    runstate_set_wakeup_hook(pc_acpi_pm_wakeup);
+    sysbus_add_io(SYS_BUS_DEVICE(dev), ACPI_PM_BASE, &s->block.io);
     return true;
 }
 
 static void pc_acpi_pm_finalize(Object *obj)
 {
-    if (pc_acpi_pm == (PCAcpiPMState *)obj) {
-        pc_acpi_pm = NULL;
-    }
-    acpi_pm_state_destroy(&((PCAcpiPMState *)obj)->pm);
+    acpi_pm_block_destroy(&((PCAcpiPMState *)obj)->block);
 }
-
-/* Property table --------------------------------------------------------- */
-
-static Property pc_acpi_pm_properties[] = {
-    DEFINE_PROP_BOOL("x-ich9", PCAcpiPMState, ich9, false),
-    DEFINE_PROP_END_OF_LIST(),
-};
 
 /* Registration ------------------------------------------------------------ */
 
@@ -177,7 +215,6 @@ static void pc_acpi_pm_class_init(ObjectClass *oc, void *data)
 
     dc->realize = pc_acpi_pm_realize;
     dc->reset = pc_acpi_pm_reset;
-    device_class_set_props(dc, pc_acpi_pm_properties);
 }
 
 static const TypeInfo pc_acpi_pm_info = {

@@ -529,6 +529,12 @@ int serial_hds_count(void)
     return serial_hds ? serial_hds->len : 0;
 }
 
+bool serial_hd_present(int index)
+{
+    return index < serial_hds_count() &&
+           !((SerialHd *)g_ptr_array_index(serial_hds, index))->none;
+}
+
 /* -serial mon:stdio: the port's input understands QEMU's Ctrl-A escapes */
 static bool serial_chr_mux_escapes(Chardev *chr)
 {

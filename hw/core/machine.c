@@ -23,6 +23,10 @@ MachineState *current_machine;
  * devices it lacks come with those devices).  A PC version applies its
  * hw_compat array, then its pc_compat array.
  */
+static const GlobalProperty hw_compat_6_2[] = {
+    { "PIIX4_PM", "x-not-migrate-acpi-index", "true" },
+};
+
 static const GlobalProperty hw_compat_6_0[] = {
     { "i8042", "extended-state", "false" },
 };
@@ -31,19 +35,28 @@ static const GlobalProperty hw_compat_5_1[] = {
     { "pvpanic", "events", "1" },
 };
 
+static const GlobalProperty hw_compat_2_8[] = {
+    { "pci-device", "x-pcie-extcap-init", "off" },
+};
+
+static const GlobalProperty hw_compat_2_3[] = {
+    { "pci-device", "x-pcie-lnksta-dllla", "off" },
+};
+
 #define HW_COMPAT(v, arr) { v, arr, G_N_ELEMENTS(arr) }
 #define HW_NO_COMPAT(v) { v, NULL, 0 }
 
 static const HWCompat hw_compat_arrays[] = {
     HW_NO_COMPAT("8.0"), HW_NO_COMPAT("7.2"), HW_NO_COMPAT("7.1"),
-    HW_NO_COMPAT("7.0"), HW_NO_COMPAT("6.2"), HW_NO_COMPAT("6.1"),
+    HW_NO_COMPAT("7.0"), HW_COMPAT("6.2", hw_compat_6_2), HW_NO_COMPAT("6.1"),
     HW_COMPAT("6.0", hw_compat_6_0), HW_NO_COMPAT("5.2"),
     HW_COMPAT("5.1", hw_compat_5_1), HW_NO_COMPAT("5.0"),
     HW_NO_COMPAT("4.2"), HW_NO_COMPAT("4.1"), HW_NO_COMPAT("4.0"),
     HW_NO_COMPAT("3.1"), HW_NO_COMPAT("3.0"), HW_NO_COMPAT("2.12"),
     HW_NO_COMPAT("2.11"), HW_NO_COMPAT("2.10"), HW_NO_COMPAT("2.9"),
-    HW_NO_COMPAT("2.8"), HW_NO_COMPAT("2.7"), HW_NO_COMPAT("2.6"),
-    HW_NO_COMPAT("2.5"), HW_NO_COMPAT("2.4"), HW_NO_COMPAT("2.3"),
+    HW_COMPAT("2.8", hw_compat_2_8), HW_NO_COMPAT("2.7"),
+    HW_NO_COMPAT("2.6"), HW_NO_COMPAT("2.5"), HW_NO_COMPAT("2.4"),
+    HW_COMPAT("2.3", hw_compat_2_3),
     HW_NO_COMPAT("2.2"), HW_NO_COMPAT("2.1"), HW_NO_COMPAT("2.0"),
     HW_NO_COMPAT("1.7"), HW_NO_COMPAT("1.6"), HW_NO_COMPAT("1.5"),
     HW_NO_COMPAT("1.4"),

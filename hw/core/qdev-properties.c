@@ -191,6 +191,7 @@ void device_class_set_props(DeviceClass *dc, Property *props)
                                            info->description);
             op->offset = p->offset;
             op->defval = g_strdup(def);
+            op->setter_parses_text = info->setter_parses_text;
         }
         op->opaque_ptr = p;
         op->qdev_prop = p;

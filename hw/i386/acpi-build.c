@@ -358,7 +358,7 @@ static GByteArray *build_dsdt(AcpiBuild *b)
     GByteArray *sb = g_byte_array_new();
     static const uint8_t sb_name[] = { '\\', '_', 'S', 'B', '_' };
 
-    AcpiSleepStates *ss = acpi_pm_sleep_states();
+    const AcpiSleepStates *ss = acpi_pm_sleep_states();
 
     if (!ss->disable_s3) {
         dsdt_append_sleep_state(t, '3', ACPI_PM_SLP_TYP_S3);

@@ -1,10 +1,11 @@
 /*
  * The PC board's devices, built as a user's -device builds them (qdev),
  * in QEMU 7.2's order for the devices this tree has: the PCI host bridge
- * (at /machine/q35 or /machine/i440fx), the ISA bus with QEMU's
- * isabus-bridge standing in for ICH9-LPC/PIIX3, the ACPI PM block, then
- * on the ISA bus the RTC, the PC speaker port, the serial ports, the
- * i8042 and port 0x92.  ISA IRQ n is GSI n.
+ * (at /machine/q35 or /machine/i440fx), the ISA bus (on PIIX3 at 01.0 on
+ * i440fx; on q35 QEMU's isabus-bridge stands in for ICH9-LPC, with the
+ * ACPI PM block as pc-acpi-pm), then on the ISA bus the RTC, the PC
+ * speaker port, the serial ports, the i8042 and port 0x92, and last on
+ * i440fx PIIX4_PM at 01.3.  ISA IRQ n is GSI n.
  */
 #include <string.h>
 
@@ -18,10 +19,16 @@
 #include "hw/pci-host/pc-pci-host.h"
 #include "hw/qdev-properties.h"
 #include "hw/rtc/mc146818rtc.h"
+#include "hw/southbridge/piix.h"
 #include "hw/sysbus.h"
 #include "sysemu/device.h"
+#include "sysemu/kvm.h"
 
 static bool nodefaults, nographic;
+
+/* The board's PM function (PIIX4_PM), for pc_chipset_init_as_firmware */
+static PCIDevice *board_pm_function;
+static PCIBus *board_pci_bus;
 
 void qemu_devices_set_nodefaults(bool on)
 {
@@ -42,6 +49,16 @@ static bool pc_isa_device(ISABus *bus, const char *type, ISADevice **out,
     return isa_realize_and_unref(dev, bus, errp);
 }
 
+/*
+ * -machine smm=: auto means where the accelerator offers it (QEMU 7.2's
+ * x86_machine_is_smm_enabled: always under qtest, KVM_CAP_X86_SMM under KVM)
+ */
+static bool pc_smm_enabled(MachineState *ms)
+{
+    return ms->smm == ON_OFF_AUTO_ON ||
+           (ms->smm == ON_OFF_AUTO_AUTO && (!kvm_enabled() || kvm_has_smm()));
+}
+
 bool pc_devices_create(MachineState *ms, Error **errp)
 {
     MachineClass *mc = MACHINE_GET_CLASS(ms);
@@ -51,6 +68,7 @@ bool pc_devices_create(MachineState *ms, Error **errp)
     DeviceState *host;
     ISADevice *rtc, *dev;
     ISABus *isa;
+    PCIBus *pci;
     qemu_irq *gsi;
 
     host = qdev_new(q35 ? TYPE_Q35_HOST_DEVICE : TYPE_I440FX_PCI_HOST_BRIDGE);
@@ -59,17 +77,26 @@ bool pc_devices_create(MachineState *ms, Error **errp)
     if (!sysbus_realize_and_unref(SYS_BUS_DEVICE(host), errp)) {
         return false;
     }
-    isa = isa_bus_new(NULL, get_system_io(), errp);
+    pci = pc_pci_host_bus(host);
+    board_pci_bus = pci;
+    board_pm_function = NULL;
+    if (q35) {
+        isa = isa_bus_new(NULL, get_system_io(), errp);
+    } else {
+        PCIDevice *piix3 = pci_new(PCI_DEVFN(1, 0), true, TYPE_PIIX3_DEVICE);
+
+        isa = pci_realize_and_unref(piix3, pci, errp) ? isa_bus_get_default()
+                                                      : NULL;
+    }
     if (!isa) {
         return false;
     }
     gsi = pc_gsi_irqs(ISA_NUM_IRQS);
     isa_bus_irqs(isa, gsi);     /* which copies them */
     g_free(gsi);
-    if (acpi_enabled(ms)) {
+    if (q35 && acpi_enabled(ms)) {
         DeviceState *pm = qdev_new(TYPE_PC_ACPI_PM);
 
-        qdev_prop_set_bit(pm, "x-ich9", q35);
         if (!sysbus_realize_and_unref(SYS_BUS_DEVICE(pm), errp)) {
             return false;
         }
@@ -102,5 +129,40 @@ bool pc_devices_create(MachineState *ms, Error **errp)
     if (ms->i8042 && !pc_isa_device(isa, TYPE_I8042, &dev, errp)) {
         return false;
     }
-    return pc_isa_device(isa, TYPE_PORT92, &dev, errp);
+    if (!pc_isa_device(isa, TYPE_PORT92, &dev, errp)) {
+        return false;
+    }
+    if (!q35 && acpi_enabled(ms)) {
+        PCIDevice *pm = pci_new(PCI_DEVFN(1, 3), false, TYPE_PIIX4_PM);
+
+        /* QEMU's board sets these (so -global cannot change them) */
+        qdev_prop_set_uint32(DEVICE(pm), "smb_io_base", 0xb100);
+        qdev_prop_set_bit(DEVICE(pm), "smm-enabled", pc_smm_enabled(ms));
+        if (!pci_realize_and_unref(pm, pci, errp)) {
+            return false;
+        }
+        qdev_connect_gpio_out(DEVICE(pm), 0,
+                              isa_get_irq(NULL, ACPI_PM_SCI_GSI));
+        board_pm_function = pm;
+    }
+    return true;
+}
+
+/*
+ * What SeaBIOS programs before it boots a guest, for the direct-boot path
+ * only (hw/i386/x86-boot.c, at start and after every reset): the PM
+ * block at ACPI_PM_BASE, decoding.  Firmware does this itself once this
+ * tree loads it (issue 13).
+ */
+void pc_chipset_init_as_firmware(void)
+{
+    PCIDevice *pm = board_pm_function;
+    PCIBus *bus = board_pci_bus;
+
+    if (!pm) {
+        return;
+    }
+    pci_host_config_write(bus, 0, pm->devfn, PIIX4_PM_PMBASE,
+                          ACPI_PM_BASE | 1, 4);
+    pci_host_config_write(bus, 0, pm->devfn, PIIX4_PM_PMREGMISC, 0x01, 1);
 }

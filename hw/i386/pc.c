@@ -60,6 +60,10 @@ static const GlobalProperty pc_compat_6_0[] = {
     { ALL_CPUS, "x-vendor-cpuid-only", "off" },
 };
 
+static const GlobalProperty pc_compat_5_2[] = {
+    { "PIIX4_PM", "smm-compat", "on" },
+};
+
 static const GlobalProperty pc_compat_5_1[] = {
     { ALL_CPUS, "kvm-msi-ext-dest-id", "off" },
 };
@@ -201,10 +205,12 @@ static const GlobalProperty pc_compat_2_1[] = {
 
 static const GlobalProperty pc_compat_2_0[] = {
     PC_CPU_MODEL_IDS("2.0.0")
+    { "PIIX4_PM", "memory-hotplug-support", "off" },
 };
 
 static const GlobalProperty pc_compat_1_7[] = {
     PC_CPU_MODEL_IDS("1.7.0")
+    { "PIIX4_PM", "acpi-pci-hotplug-with-bridge-support", "off" },
 };
 
 static const GlobalProperty pc_compat_1_6[] = {
@@ -242,7 +248,7 @@ const PCCompat pc_compat_arrays[] = {
     NO_COMPAT("6.2"),
     COMPAT("6.1", pc_compat_6_1),
     COMPAT("6.0", pc_compat_6_0),
-    NO_COMPAT("5.2"),
+    COMPAT("5.2", pc_compat_5_2),
     COMPAT("5.1", pc_compat_5_1),
     NO_COMPAT("5.0"),
     NO_COMPAT("4.2"),

@@ -15,6 +15,7 @@
 
 #include "exec/memory.h"
 #include "hw/i386/x86-boot.h"
+#include "sysemu/device.h"
 #include "sysemu/kvm.h"
 #include "sysemu/reset.h"
 
@@ -280,6 +281,7 @@ typedef struct X86BootMachine {
 
 static bool x86_boot_load_and_enter(X86BootMachine *bm, Error **errp)
 {
+    pc_chipset_init_as_firmware();
     return x86_load_kernel(bm->ms, bm->rsdp, &bm->boot, errp) &&
            x86_boot_set_vcpus(bm->ms, &bm->boot, errp);
 }

@@ -365,6 +365,11 @@ static bool pc_pci_host_realize(DeviceState *dev, Error **errp)
     return pci_realize_and_unref(d, s->bus, errp);
 }
 
+PCIBus *pc_pci_host_bus(DeviceState *host)
+{
+    return ((PCPCIHostState *)host)->bus;
+}
+
 static void pc_pci_host_finalize(Object *obj)
 {
     g_mutex_clear(&((PCPCIHostState *)obj)->lock);

@@ -542,21 +542,25 @@ static JsonNode *pci_devfn_get(Object *obj, ObjectProperty *prop,
                               *(int32_t *)((char *)obj + prop->offset));
 }
 
+/*
+ * QEMU 7.2's text: "SLOT[.FN]", each a number as strtoul reads hex (so
+ * " 4", "+4" and "0x1f.0x2" pass, "4." and "-1" do not)
+ */
 static bool pci_devfn_parse(const char *s, int32_t *devfn)
 {
     unsigned long slot, fn = 0;
     char *end;
 
-    if (!g_ascii_isxdigit(*s)) {
+    slot = strtoul(s, &end, 16);
+    if (end == s) {
         return false;
     }
-    slot = strtoul(s, &end, 16);
     if (*end == '.') {
         s = end + 1;
-        if (!g_ascii_isxdigit(*s)) {
+        fn = strtoul(s, &end, 16);
+        if (end == s) {
             return false;
         }
-        fn = strtoul(s, &end, 16);
     }
     if (*end || slot > 0x1f || fn > 7) {
         return false;
@@ -565,6 +569,11 @@ static bool pci_devfn_parse(const char *s, int32_t *devfn)
     return true;
 }
 
+/*
+ * A JSON number is the devfn (-1: the first free slot); text, from JSON or
+ * from -device/-global/device_add (which hand every value over as text,
+ * so device_add's "addr": 24 is slot 0x24 and refused), is "SLOT[.FN]"
+ */
 static bool pci_devfn_set(Object *obj, ObjectProperty *prop, JsonNode *value,
                           Error **errp)
 {
@@ -579,8 +588,8 @@ static bool pci_devfn_set(Object *obj, ObjectProperty *prop, JsonNode *value,
         int64_t v = json_node_get_int(value);
 
         if (v < -1 || v > 255) {
-            error_setg(errp, "Property %s.%s doesn't take value %" PRId64,
-                       type, prop->name, v);
+            error_setg(errp, "Parameter '%s' expects a value between -1 and "
+                       "255", prop->name);
             return false;
         }
         *field = v;
@@ -597,8 +606,8 @@ static bool pci_devfn_set(Object *obj, ObjectProperty *prop, JsonNode *value,
         }
         return true;
     }
-    error_setg(errp, "Invalid parameter type for '%s', expected: %s",
-               prop->name, "int32");
+    error_setg(errp, "Invalid parameter type for '%s', expected int or str",
+               prop->name);
     return false;
 }
 
@@ -619,18 +628,23 @@ static const PropertyInfo pci_prop_devfn = {
     .get = pci_devfn_get,
     .set = pci_devfn_set,
     .print = pci_devfn_print,
+    .setter_parses_text = true,
 };
 
+/* QEMU's bit properties: bools whose help says "on/off" */
+static const PropertyInfo pci_prop_bit = { "bool", "on/off", PROP_KIND_BOOL };
+
 static Property pci_props[] = {
+    DEFINE_PROP_SIGNED("addr", PCIDevice, devfn, -1, pci_prop_devfn, int32_t),
     DEFINE_PROP_STRING("romfile", PCIDevice, romfile),
     DEFINE_PROP_UINT32("romsize", PCIDevice, romsize, UINT32_MAX),
-    DEFINE_PROP_SIGNED("addr", PCIDevice, devfn, -1, pci_prop_devfn, int32_t),
     DEFINE_PROP_UINT32("rombar", PCIDevice, rombar, 1),
-    DEFINE_PROP_BOOL("multifunction", PCIDevice, multifunction, false),
-    DEFINE_PROP_BOOL("x-pcie-lnksta-dllla", PCIDevice, x_pcie_lnksta_dllla,
-                     true),
-    DEFINE_PROP_BOOL("x-pcie-extcap-init", PCIDevice, x_pcie_extcap_init,
-                     true),
+    DEFINE_PROP_UNSIGNED("multifunction", PCIDevice, multifunction, false,
+                         pci_prop_bit, bool),
+    DEFINE_PROP_UNSIGNED("x-pcie-lnksta-dllla", PCIDevice,
+                         x_pcie_lnksta_dllla, true, pci_prop_bit, bool),
+    DEFINE_PROP_UNSIGNED("x-pcie-extcap-init", PCIDevice, x_pcie_extcap_init,
+                         true, pci_prop_bit, bool),
     DEFINE_PROP_STRING("failover_pair_id", PCIDevice, failover_pair_id),
     DEFINE_PROP_UINT32("acpi-index", PCIDevice, acpi_index, 0),
     DEFINE_PROP_END_OF_LIST(),
@@ -712,6 +726,61 @@ static void pci_device_class_init(ObjectClass *oc, void *data)
     device_class_set_props(dc, pci_props);
 }
 
+/* info qtree: QEMU's class names for the classes this tree has */
+static const struct {
+    uint16_t class_id;
+    const char *desc;
+} pci_class_names[] = {
+    { 0x0101, "IDE controller" }, { 0x0106, "SATA controller" },
+    { 0x0600, "Host bridge" },    { 0x0601, "ISA bridge" },
+    { 0x0604, "PCI bridge" },     { 0x0680, "Bridge" },
+    { 0x0c05, "SMBus" },
+};
+
+static void pci_dev_print(GString *out, DeviceState *qdev, int indent)
+{
+    PCIDevice *d = PCI_DEVICE(qdev);
+    uint16_t class_id = pci_get_word(d->config + PCI_CLASS_DEVICE);
+    const char *desc = NULL;
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(pci_class_names); i++) {
+        if (pci_class_names[i].class_id == class_id) {
+            desc = pci_class_names[i].desc;
+        }
+    }
+    g_string_append_printf(out, "%*sclass ", indent, "");
+    if (desc) {
+        g_string_append(out, desc);
+    } else {
+        g_string_append_printf(out, "Class %04x", class_id);
+    }
+    g_string_append_printf(
+        out, ", addr %02x:%02x.%x, pci id %04x:%04x (sub %04x:%04x)\n",
+        pci_device_bus(d)->bus_num, PCI_SLOT(d->devfn), PCI_FUNC(d->devfn),
+        pci_get_word(d->config + PCI_VENDOR_ID),
+        pci_get_word(d->config + PCI_DEVICE_ID),
+        pci_get_word(d->config + PCI_SUBSYSTEM_VENDOR_ID),
+        pci_get_word(d->config + PCI_SUBSYSTEM_ID));
+    for (i = 0; i < PCI_NUM_REGIONS; i++) {
+        PCIIORegion *r = &d->io_regions[i];
+
+        if (!r->size) {
+            continue;
+        }
+        g_string_append_printf(out, "%*sbar %zu: %s at 0x%" PRIx64
+                               " [0x%" PRIx64 "]\n", indent, "", i,
+                               r->type & PCI_BASE_ADDRESS_SPACE_IO ? "i/o"
+                                                                   : "mem",
+                               r->addr, r->addr + r->size - 1);
+    }
+}
+
+static void pci_bus_class_init(ObjectClass *oc, void *data)
+{
+    BUS_CLASS(oc)->print_dev = pci_dev_print;
+}
+
 static void pci_bus_finalize(Object *obj)
 {
     PCIBus *bus = PCI_BUS(obj);
@@ -730,6 +799,7 @@ static void pci_register_types(void)
             .parent = TYPE_BUS,
             .instance_size = sizeof(PCIBus),
             .instance_finalize = pci_bus_finalize,
+            .class_init = pci_bus_class_init,
         },
         {
             .name = TYPE_PCIE_BUS,

@@ -26,6 +26,8 @@ typedef struct PropertyInfo {
     ObjectPropertySet *set;
     /* info qtree's value, when not the plain one ("4 (0x4)") */
     char *(*print)(Object *obj, Property *prop);
+    /* set takes -device/-global text as a string (ObjectProperty's flag) */
+    bool setter_parses_text;
 } PropertyInfo;
 
 struct Property {

@@ -104,6 +104,13 @@ struct ObjectProperty {
     char *defval;      /* field properties: default, parsed at object_new */
     bool alias_target; /* opaque_ptr is the alias's target (qom/object.c) */
     const void *qdev_prop; /* the qdev Property it was made from, or NULL */
+    /*
+     * The setter takes command-line text (-device, -global) as a JSON
+     * string and parses it itself, as QEMU's PCI addr= does ("04.0" is
+     * slot 4 in hex, while a JSON number is the devfn); defval is still
+     * in the syntax of the property's type
+     */
+    bool setter_parses_text;
 };
 
 /* Type registration; type_init(fn) runs fn before main(). */
@@ -227,9 +234,15 @@ bool object_property_set_str(Object *obj, const char *name, const char *value,
 /* true if the property was written after object_new() returned. */
 bool object_property_is_user_set(Object *obj, const char *name);
 
-/* Converts a command-line string to a JsonNode for a property of `type`. */
+/*
+ * Converts a command-line string to a JsonNode for a property of `type`
+ * (a JSON string for a setter_parses_text property).
+ */
 JsonNode *object_property_parse_str(ObjectProperty *prop, const char *str,
                                     Error **errp);
+/* The same by the property's type alone (its default's syntax). */
+JsonNode *object_property_parse_typed(ObjectProperty *prop, const char *str,
+                                      Error **errp);
 /* Formats a property value as QEMU prints it in help output. */
 char *object_property_value_to_str(JsonNode *node);
 

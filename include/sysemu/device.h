@@ -43,5 +43,10 @@ void qemu_devices_set_nographic(bool on);
  * -nodefaults, -serial or -device isa-serial).
  */
 bool pc_devices_create(MachineState *ms, Error **errp);
+/*
+ * The direct-boot path's stand-in for firmware: programs the chipset as
+ * SeaBIOS would before booting (the PM block at ACPI_PM_BASE, decoding)
+ */
+void pc_chipset_init_as_firmware(void);
 
 #endif

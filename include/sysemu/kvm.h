@@ -16,6 +16,8 @@ typedef struct X86CPU X86CPU;
 bool kvm_available(void);
 /* The machine runs under KVM */
 bool kvm_enabled(void);
+/* The VM's KVM offers System Management Mode (KVM_CAP_X86_SMM) */
+bool kvm_has_smm(void);
 
 /*
  * Opens /dev/kvm, reads the host's capabilities into ms->host, creates the

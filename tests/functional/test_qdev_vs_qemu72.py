@@ -39,9 +39,10 @@ BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
 
 SHARED_TYPES = ["isa-serial", "mc146818rtc", "i8042", "port92", "isa-pcspk",
-                "pvpanic", "isa-debug-exit"]
-# Regions whose lines differ: the ACPI PM block is at 0x600 here from the
-# start (no firmware); QEMU 7.2 maps it when its firmware programs PMBASE
+                "pvpanic", "isa-debug-exit", "PIIX3", "PIIX4_PM"]
+# Regions whose lines differ: q35's ACPI PM block is at 0x600 here from
+# the start (pc-acpi-pm, until ICH9-LPC); QEMU 7.2 maps it when its
+# firmware programs PMBASE (i440fx's PIIX4_PM does that here too)
 KNOWN_REGIONS = {"ich9-pm", "piix4-pm", "acpi-evt", "acpi-cnt", "acpi-tmr"}
 # Lines of shared devices this tree does not have (no PS/2 devices as
 # objects of their own, no PIT device for the speaker to link to)
@@ -53,7 +54,25 @@ KNOWN_PROPS = {
     "i8042": {"ps2kbd", "ps2mouse", "ps2-kbd-input-irq[0]",
               "ps2-mouse-input-irq[0]"},
     "isa-pcspk": {"pit"},
+    # PCI functions have no bus-master address space here yet, nor
+    # legacy-addr; the reset control register at 0xcf9 is the host's
+    "PIIX3": {"bus master container[0]", "bus master[0]", "legacy-addr",
+              "piix3-reset-control[0]"},
+    # and PIIX4_PM has no SMBus, GPE, APM or hotplug blocks (nor their
+    # properties)
+    "PIIX4_PM": {"bus master container[0]", "bus master[0]", "legacy-addr",
+                 "acpi-cpu-hotplug[0]", "acpi-gpe0[0]", "acpi-pci-hotplug[0]",
+                 "acpi-pcihp-io-base", "acpi-pcihp-io-len",
+                 "acpi_disable_cmd", "acpi_enable_cmd", "apm-io[0]",
+                 "cpu-hotplug-legacy", "gpe0_blk", "gpe0_blk_len", "i2c",
+                 "pm-smbus[0]", "pm_io_base", "sci_int"},
 }
+# Chipset functions: on these machine families only
+CHIPSET_TYPES = {"PIIX3": "pc-i440fx", "PIIX4_PM": "pc-i440fx"}
+
+
+def on_machine(t, machine):
+    return machine.startswith(CHIPSET_TYPES.get(t, "pc-"))
 # Machine properties older than the device model: kernel-irqchip is the
 # accelerator's in QEMU, memory-backend a link<memory-backend> there
 KNOWN_MACHINE = {("kernel-irqchip", "str"), ("memory-backend", "str")}
@@ -164,7 +183,7 @@ def qtree_devices(text):
 
 def compare_qtree(machine, ours, theirs):
     mine, qemu = qtree_devices(ours), qtree_devices(theirs)
-    for t in SHARED_TYPES:
+    for t in filter(lambda t: on_machine(t, machine), SHARED_TYPES):
         known = KNOWN_QTREE.get(t, set())
         a = sorted([l for l in d if l not in known] for d in mine.get(t, []))
         b = sorted([l for l in d if l not in known] for d in qemu.get(t, []))
@@ -205,7 +224,7 @@ def compare_qom(machine):
     (qroot, qdev) = session(ORACLE, machine, grab)
     extra = mroot["/machine"] - qroot["/machine"] - KNOWN_MACHINE
     report(f"qom-list/{machine}/machine", not extra, sorted(extra))
-    for t in SHARED_TYPES:
+    for t in filter(lambda t: on_machine(t, machine), SHARED_TYPES):
         known = KNOWN_PROPS.get(t, set())
         a = {p for p in mdev.get(t, set()) if p[0] not in known}
         b = {p for p in qdev.get(t, set()) if p[0] not in known}
@@ -342,6 +361,24 @@ def compare_guest_reads():
                f"ours {a} qemu72 {b} expected {expect}")
 
 
+# PIIX4_PM's compat entries (and the PCI core's): its info qtree lines on
+# the i440fx versions where an entry changes (hw_compat_6_2, pc_compat_5_2,
+# hw_compat_2_8, hw_compat_2_3, pc_compat_2_0, pc_compat_1_7) and around
+PIIX4_VERSIONS = ["7.0", "6.2", "6.0", "5.2", "2.9", "2.8", "2.4", "2.3",
+                  "2.1", "2.0", "1.7", "1.4"]
+
+
+def compare_piix4_compat():
+    for v in PIIX4_VERSIONS:
+        machine = f"pc-i440fx-{v}"
+        ours = session(BINARY, machine, lambda m: hmp(m, "info qtree"))
+        theirs = session(ORACLE, machine, lambda m: hmp(m, "info qtree"))
+        a = qtree_devices(ours).get("PIIX4_PM")
+        b = qtree_devices(theirs).get("PIIX4_PM")
+        report(f"qtree/{machine}/PIIX4_PM", a == b and a,
+               f"ours {a} qemu72 {b}")
+
+
 def main():
     if not os.access(ORACLE, os.X_OK):
         print(f"SKIP: QEMU 7.2 not found at {ORACLE}")
@@ -356,6 +393,7 @@ def main():
         compare_flat(machine, ours[1], theirs[1])
         compare_qtree(machine, ours[2], theirs[2])
         compare_qom(machine)
+    compare_piix4_compat()
     compare_device_help()
     compare_device_list_properties()
     compare_hotplug()

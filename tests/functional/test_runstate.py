@@ -23,6 +23,11 @@ events, with their members, must be equal.  Scenarios:
            guest-reset, paused), set-action reboot=shutdown before cont,
            panic=none (the guest runs on), panic=pause, panic=exit-failure
            (and the process's exit status), quit under shutdown=pause
+  sleep states set as libvirt's <pm> sets them: -global
+           PIIX4_PM.disable_s3=1 / disable_s4=1 drop \_S3_ / \_S4_ from
+           the DSDT, so the guest finds no package and powers off instead
+           (SHUTDOWN, no SUSPEND); PIIX4_PM.s4_val=3 makes \_S4_ {3, 3}
+           and PM1a_CNT take SLP_TYP 3 as S4 (SUSPEND_DISK)
 
 QEMU 7.2 boots through SeaBIOS, which resets the machine once more on
 its own after a system_reset (a RESET with reason guest-reset); this tree
@@ -165,6 +170,11 @@ def s3(s):
     s.cmd("quit")
 
 
+def powers_off(s):
+    s.wait("SHUTDOWN", "STOP")
+    s.status()
+
+
 def s4(s):
     s.wait("SUSPEND_DISK", "SHUTDOWN", "STOP")
     s.status()
@@ -229,6 +239,12 @@ SCENARIOS = [
                                    "exit=panic"], panic_exit),
     ("action-shutdown-pause-quit", ["-action", "shutdown=pause", "-append",
                                     "exit=acpi"], quit_paused),
+    ("s3-disabled", ["-no-shutdown", "-global", "PIIX4_PM.disable_s3=1",
+                     "-append", "exit=acpi sleep=3"], powers_off),
+    ("s4-disabled", ["-no-shutdown", "-global", "PIIX4_PM.disable_s4=1",
+                     "-append", "exit=acpi sleep=4"], powers_off),
+    ("s4-val-3", ["-no-shutdown", "-global", "PIIX4_PM.s4_val=3",
+                  "-append", "exit=acpi sleep=4"], s4),
 ]
 
 

@@ -25,6 +25,11 @@ nothing is left running.  The driver's qemu.conf there says user=root
 4. <hyperv mode='custom'><ipi state='on'/> and <tlbflush state='on'/>
    fail to start with the emulator's "not supported by kernel" error,
    reported by libvirt (this host's KVM has no Hyper-V).
+5. <pm><suspend-to-mem enabled='no'/><suspend-to-disk enabled='no'/></pm>
+   on pc-i440fx-7.2: libvirt finds disable_s3/disable_s4 on PIIX4_PM
+   (device-list-properties), passes -global PIIX4_PM.disable_s3=1 and
+   disable_s4=1, and the default test guest finds no \_S3_ / \_S4_ in
+   the DSDT.
 
 Installs libvirt-daemon, libvirt-clients, libvirt-daemon-driver-qemu,
 libvirt-daemon-system (the libvirt-qemu user the driver looks up) and
@@ -710,6 +715,32 @@ def test_hyperv(emb):
         check(f"{what}/argv", argv in emb.log(name), emb.log(name))
 
 
+def test_pm(emb):
+    import libvirt
+    default_guest = os.path.join(os.path.dirname(GUEST), "default.elf")
+    pm = ("\n  <pm><suspend-to-mem enabled='no'/>"
+          "<suspend-to-disk enabled='no'/></pm>")
+    for state in ("3", "4"):
+        name = f"pm-s{state}"
+        xml = domain_xml(name, "pc-i440fx-7.2", kernel=default_guest,
+                         cmdline=f"exit=acpi sleep={state} wait-powerbtn",
+                         extra=pm)
+        try:
+            dom = emb.conn.createXML(xml, 0)
+        except libvirt.libvirtError as e:
+            check(f"pm/{name}/starts", False, str(e))
+            continue
+        out = read_pty_until(dom, ["WAIT-POWER-BUTTON", "EXCEPTION",
+                                   "EXIT code="])
+        dom.destroy()
+        log = emb.log(name)
+        check(f"pm/{name}/starts", True)
+        check(f"pm/{name}/argv", "-global PIIX4_PM.disable_s3=1" in log and
+              "-global PIIX4_PM.disable_s4=1" in log, log[-1500:])
+        check(f"pm/{name}/no-package-in-dsdt",
+              f"ACPI no _S{state}_ package in the DSDT" in out, out[-1500:])
+
+
 def main():
     ensure_libvirt()
     if not os.path.exists(GUEST):
@@ -729,6 +760,7 @@ def main():
         test_panic(emb)
         test_guest_powerbutton_output(emb)
         test_hyperv(emb)
+        test_pm(emb)
     finally:
         emb.close()
         shutil.rmtree(tmp, ignore_errors=True)

@@ -663,7 +663,6 @@ static void test_pm_board(void)
     Error *err = NULL;
 
     pc_set_irq_handler(board_irq);
-    qdev_prop_set_bit(pm, "x-ich9", true);
     g_assert_true(qdev_realize(pm, sysbus_get_default(), &err));
     g_assert_null(err);
     qdev_connect_gpio_out_named(pm, "sci", 0,

@@ -75,7 +75,7 @@ typedef struct AcpiSleepStates {
 } AcpiSleepStates;
 
 /* The board's values (the PM device's properties set them) */
-AcpiSleepStates *acpi_pm_sleep_states(void);
+const AcpiSleepStates *acpi_pm_sleep_states(void);
 
 typedef struct AcpiPMState {
     GMutex lock;

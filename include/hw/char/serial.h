@@ -139,6 +139,8 @@ typedef struct ISABus ISABus;
 bool serial_hds_add(const char *spec, Error **errp);
 /* How many -serial options were given (none counts) */
 int serial_hds_count(void);
+/* -serial (or the default) gave port index a backend (QEMU's serial_hd) */
+bool serial_hd_present(int index);
 /* Creates the -serial ports on bus; the default one if default_spec */
 bool serial_hds_create(ISABus *bus, const char *default_spec, Error **errp);
 

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hw/pci/pci.h"
 #include "qapi/error.h"
 
 typedef enum PCHostBridgeKind {
@@ -25,5 +26,8 @@ typedef enum PCHostBridgeKind {
 #define TYPE_I440FX_PCI_HOST_BRIDGE "i440FX-pcihost"
 #define TYPE_I440FX_PCI_DEVICE "i440FX"
 #define TYPE_MCH_PCI_DEVICE "mch"
+
+/* The root bus (pci.0 / pcie.0) of a realized q35-/i440FX-pcihost */
+PCIBus *pc_pci_host_bus(DeviceState *host);
 
 #endif

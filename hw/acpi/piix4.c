@@ -1,0 +1,185 @@
+/*
+ * PIIX4_PM, function 3 of the PIIX (00:01.3 on the i440fx boards;
+ * 8086:7113 rev 03, class 0680): the ACPI PM block (include/hw/acpi/
+ * pm-block.h, region "piix4-pm", 64 bytes) at PMBASE (0x40, bits 15:6),
+ * decoded while PMREGMISC (0x80) bit 0 is set — so not at all until
+ * firmware (or the direct-boot path, hw/i386/pc-devices.c) programs it,
+ * as in QEMU 7.2.  Its SCI is its unnamed GPIO output (the board
+ * connects it to GSI 9).  disable_s3, disable_s4 and s4_val are the
+ * sleep states the DSDT declares and PM1a_CNT decodes (libvirt's <pm>
+ * element sets them with -global PIIX4_PM.disable_s3=1).
+ *
+ * Configuration values are QEMU 7.2's (measured over qtest): PMBASE
+ * reads 0x01, 0x5f = 0x10, 0x63 = 0x60, 0x67 says which of COM1/COM2
+ * have a backend, SMBBA (0x90) = smb_io_base | 1, SMBHSTCFG (0xd2) =
+ * 0x09; 0x5b = 0x02 without SMM.
+ *
+ * Not yet: the SMBus controller (pm-smbus at smb_io_base, with its SPD
+ * EEPROMs), the GPE block, PCI/CPU/memory hotplug (so the hotplug
+ * properties are accepted and change nothing: no hotplug exists here),
+ * APM and the smi-irq line (declared, never raised).
+ */
+#include "hw/acpi/pm-block.h"
+#include "hw/char/serial.h"
+#include "hw/pci/pci.h"
+#include "hw/qdev-properties.h"
+#include "hw/southbridge/piix.h"
+#include "sysemu/device.h"
+
+/* State ------------------------------------------------------------------ */
+
+typedef struct PIIX4PMState {
+    PCIDevice parent_obj;
+    AcpiPMBlock block;
+    qemu_irq sci, smi_irq;
+    /* properties */
+    uint32_t smb_io_base;
+    AcpiSleepStates states;     /* disable_s3, disable_s4, s4_val */
+    bool hotplug_with_bridge, root_hotplug, memory_hotplug;
+    bool smm_compat, smm_enabled, not_migrate_acpi_index;
+} PIIX4PMState;
+
+/* Register read/write ---------------------------------------------------- */
+
+/* PMBASE and PMREGMISC place the block; called with the PCI lock held */
+static void piix4_pm_update_io(PIIX4PMState *s)
+{
+    PCIDevice *d = &s->parent_obj;
+    uint32_t base = pci_get_long(d->config + PIIX4_PM_PMBASE) & 0xffc0;
+
+    memory_region_transaction_begin();
+    memory_region_set_address(&s->block.io, base);
+    memory_region_set_enabled(&s->block.io,
+                              d->config[PIIX4_PM_PMREGMISC] & 1);
+    memory_region_transaction_commit();
+}
+
+static void piix4_pm_write_config(PCIDevice *d, uint32_t addr, uint32_t val,
+                                  int len)
+{
+    pci_default_write_config(d, addr, val, len);
+    if ((addr < PIIX4_PM_PMBASE + 4 && addr + len > PIIX4_PM_PMBASE) ||
+        (addr <= PIIX4_PM_PMREGMISC && addr + len > PIIX4_PM_PMREGMISC)) {
+        piix4_pm_update_io((PIIX4PMState *)d);
+    }
+}
+
+/* Reset ------------------------------------------------------------------ */
+
+static void piix4_pm_reset(DeviceState *dev)
+{
+    PIIX4PMState *s = (PIIX4PMState *)dev;
+    PCIDevice *d = &s->parent_obj;
+
+    DEVICE_CLASS(object_class_get_parent(OBJECT_GET_CLASS(dev)))->reset(dev);
+    pci_lock();
+    d->config[0x58] = d->config[0x59] = d->config[0x5a] = 0;
+    /* SMM "already initialized" for firmware when there is no SMM */
+    d->config[0x5b] = s->smm_enabled ? 0 : 0x02;
+    pci_set_long(d->config + PIIX4_PM_PMBASE, 0x01);  /* I/O space */
+    d->config[PIIX4_PM_PMREGMISC] = 0;
+    piix4_pm_update_io(s);
+    pci_unlock();
+    acpi_pm_block_reset(&s->block);
+}
+
+/* Realize ---------------------------------------------------------------- */
+
+static void piix4_pm_initfn(Object *obj)
+{
+    PIIX4PMState *s = (PIIX4PMState *)obj;
+
+    qdev_init_gpio_out(DEVICE(obj), &s->sci, 1);
+    qdev_init_gpio_out_named(DEVICE(obj), &s->smi_irq, "smi-irq", 1);
+}
+
+static bool piix4_pm_realize(PCIDevice *d, Error **errp)
+{
+    PIIX4PMState *s = (PIIX4PMState *)d;
+    uint8_t *c = d->config;
+
+    pci_set_word(c + PCI_STATUS, 0x0280);   /* fast back-to-back, medium */
+    c[PCI_INTERRUPT_PIN] = 1;
+    c[0x5f] = 0x10;
+    c[0x63] = 0x60;
+    c[0x67] = (serial_hd_present(0) ? 0x08 : 0) |
+              (serial_hd_present(1) ? 0x90 : 0);
+    pci_set_word(c + PIIX4_PM_SMBBA, (s->smb_io_base & 0xffff) | 1);
+    c[PIIX4_PM_SMBHSTCFG] = 0x09;           /* enabled, IRQ 9 */
+
+    acpi_pm_block_init(&s->block, OBJECT(d), "piix4-pm", 0x40, &s->sci,
+                       &s->states);
+    if (!acpi_pm_block_register(&s->block)) {
+        error_setg(errp, "ACPI PM block: the board has one already");
+        acpi_pm_block_destroy(&s->block);
+        return false;
+    }
+    memory_region_set_enabled(&s->block.io, false);
+    memory_region_add_subregion(get_system_io(), 0, &s->block.io);
+    return true;
+}
+
+static void piix4_pm_exit(PCIDevice *d)
+{
+    PIIX4PMState *s = (PIIX4PMState *)d;
+
+    memory_region_del_subregion(get_system_io(), &s->block.io);
+    acpi_pm_block_destroy(&s->block);
+}
+
+/* Property table --------------------------------------------------------- */
+
+static Property piix4_pm_properties[] = {
+    DEFINE_PROP_UINT32("smb_io_base", PIIX4PMState, smb_io_base, 0),
+    DEFINE_PROP_UINT8("disable_s3", PIIX4PMState, states.disable_s3, 0),
+    DEFINE_PROP_UINT8("disable_s4", PIIX4PMState, states.disable_s4, 0),
+    DEFINE_PROP_UINT8("s4_val", PIIX4PMState, states.s4_val,
+                      ACPI_PM_S4_VAL_DEFAULT),
+    DEFINE_PROP_BOOL("acpi-pci-hotplug-with-bridge-support", PIIX4PMState,
+                     hotplug_with_bridge, true),
+    DEFINE_PROP_BOOL("acpi-root-pci-hotplug", PIIX4PMState, root_hotplug,
+                     true),
+    DEFINE_PROP_BOOL("memory-hotplug-support", PIIX4PMState, memory_hotplug,
+                     true),
+    DEFINE_PROP_BOOL("smm-compat", PIIX4PMState, smm_compat, false),
+    DEFINE_PROP_BOOL("smm-enabled", PIIX4PMState, smm_enabled, false),
+    DEFINE_PROP_BOOL("x-not-migrate-acpi-index", PIIX4PMState,
+                     not_migrate_acpi_index, false),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+/* Registration ------------------------------------------------------------ */
+
+static void piix4_pm_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+    PCIDeviceClass *pc = PCI_DEVICE_CLASS(oc);
+
+    pc->realize = piix4_pm_realize;
+    pc->exit = piix4_pm_exit;
+    pc->config_write = piix4_pm_write_config;
+    pc->vendor_id = 0x8086;
+    pc->device_id = 0x7113;
+    pc->revision = 0x03;
+    pc->class_id = 0x0680;      /* bridge, other */
+    dc->reset = piix4_pm_reset;
+    dc->desc = "PM";
+    dc->categories = 1u << DEVICE_CATEGORY_BRIDGE;
+    /* part of the chipset: the board wires it */
+    dc->user_creatable = false;
+    device_class_set_props(dc, piix4_pm_properties);
+}
+
+static const TypeInfo piix4_pm_info = {
+    .name = TYPE_PIIX4_PM,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(PIIX4PMState),
+    .instance_init = piix4_pm_initfn,
+    .class_init = piix4_pm_class_init,
+};
+
+static void piix4_pm_register_types(void)
+{
+    type_register_static(&piix4_pm_info);
+}
+type_init(piix4_pm_register_types)

@@ -1,0 +1,89 @@
+/*
+ * PIIX3, function 0 (00:01.0 on the i440fx boards): the PCI-to-ISA bridge
+ * (8086:7000, multifunction), parent of the machine's ISA bus.  Its
+ * configuration registers hold QEMU 7.2's reset values (measured over
+ * qtest): IORT 0x4c, XBCS 0x4e, PIRQ route control 0x60-0x63 (0x80:
+ * routing disabled), TOM 0x69, MBIRQ 0x70, MBDMA 0x76/0x77, PCSC 0x78,
+ * SMI control 0xa0, SMI request enable 0xa8; every byte past the header
+ * is writable, as there.
+ *
+ * Not yet: PIRQ routing itself (no PCI function here raises INTx, so
+ * 0x60-0x63 are stored and route nothing), the reset control register at
+ * 0xcf9 still belongs to i440FX-pcihost (hw/pci-host/pc-pci-host.c).
+ */
+#include "hw/isa/isa.h"
+#include "hw/pci/pci.h"
+#include "hw/southbridge/piix.h"
+#include "sysemu/device.h"
+
+/* State ------------------------------------------------------------------ */
+
+typedef struct PIIX3State {
+    PCIDevice parent_obj;
+} PIIX3State;
+
+/* Reset ------------------------------------------------------------------ */
+
+static const struct {
+    uint8_t offset, value;
+} piix3_reset_values[] = {
+    { 0x4c, 0x4d }, { 0x4e, 0x03 }, { 0x60, 0x80 }, { 0x61, 0x80 },
+    { 0x62, 0x80 }, { 0x63, 0x80 }, { 0x69, 0x02 }, { 0x70, 0x80 },
+    { 0x76, 0x0c }, { 0x77, 0x0c }, { 0x78, 0x02 }, { 0xa0, 0x08 },
+    { 0xa8, 0x0f },
+};
+
+static void piix3_reset(DeviceState *dev)
+{
+    PCIDevice *d = PCI_DEVICE(dev);
+    size_t i;
+
+    DEVICE_CLASS(object_class_get_parent(OBJECT_GET_CLASS(dev)))->reset(dev);
+    pci_lock();
+    memset(d->config + PCI_CONFIG_HEADER_SIZE, 0,
+           d->config_size - PCI_CONFIG_HEADER_SIZE);
+    for (i = 0; i < G_N_ELEMENTS(piix3_reset_values); i++) {
+        d->config[piix3_reset_values[i].offset] = piix3_reset_values[i].value;
+    }
+    pci_unlock();
+}
+
+/* Realize ---------------------------------------------------------------- */
+
+static bool piix3_realize(PCIDevice *d, Error **errp)
+{
+    /* DEVSEL# medium timing, as the PIIX3 reports */
+    pci_set_word(d->config + PCI_STATUS, 0x0200);
+    return isa_bus_new(DEVICE(d), get_system_io(), errp) != NULL;
+}
+
+/* Registration ------------------------------------------------------------ */
+
+static void piix3_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+    PCIDeviceClass *pc = PCI_DEVICE_CLASS(oc);
+
+    pc->realize = piix3_realize;
+    pc->vendor_id = 0x8086;
+    pc->device_id = 0x7000;
+    pc->class_id = 0x0601;      /* ISA bridge */
+    dc->reset = piix3_reset;
+    dc->desc = "ISA bridge";
+    dc->categories = 1u << DEVICE_CATEGORY_BRIDGE;
+    /* part of the chipset: the board wires it */
+    dc->user_creatable = false;
+}
+
+static const TypeInfo piix3_info = {
+    .name = TYPE_PIIX3_DEVICE,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(PIIX3State),
+    .class_init = piix3_class_init,
+};
+
+static void piix3_register_types(void)
+{
+    type_register_static(&piix3_info);
+}
+type_init(piix3_register_types)

@@ -1,0 +1,37 @@
+/*
+ * The ACPI PM register block as the PC chipsets hold it: the register
+ * model of hw/acpi/pm.h behind a container region ("piix4-pm", 64 bytes,
+ * or "ich9-pm", 128) with acpi-evt, acpi-cnt and acpi-tmr, its SCI as a
+ * line, and SLP_EN acting on the owner's AcpiSleepStates.  PIIX4_PM and
+ * (until ICH9-LPC exists) pc-acpi-pm embed one; the one the board
+ * registers answers the power button, system_wakeup and the DSDT's sleep
+ * states.
+ */
+#ifndef HW_ACPI_PM_BLOCK_H
+#define HW_ACPI_PM_BLOCK_H
+
+#include "exec/memory.h"
+#include "hw/acpi/pm.h"
+#include "hw/irq.h"
+
+typedef struct AcpiPMBlock {
+    AcpiPMState pm;
+    MemoryRegion io, evt_io, cnt_io, tmr_io;
+    qemu_irq *sci;                      /* the owner's SCI output */
+    const AcpiSleepStates *states;      /* the owner's properties */
+} AcpiPMBlock;
+
+/* Makes the regions (owned by owner; io not mapped anywhere yet) */
+void acpi_pm_block_init(AcpiPMBlock *b, Object *owner, const char *name,
+                        uint64_t size, qemu_irq *sci,
+                        const AcpiSleepStates *states);
+void acpi_pm_block_destroy(AcpiPMBlock *b);
+void acpi_pm_block_reset(AcpiPMBlock *b);
+/*
+ * The board's block (one per machine): the power button, system_wakeup
+ * and acpi_pm_sleep_states() go to it; false if one is registered
+ */
+bool acpi_pm_block_register(AcpiPMBlock *b);
+void acpi_pm_block_unregister(AcpiPMBlock *b);
+
+#endif
