@@ -14,6 +14,7 @@
 #include "exec/memory.h"
 #include "hw/acpi/pm.h"
 #include "hw/i386/acpi-build.h"
+#include "hw/i386/fw_cfg.h"
 #include "hw/i386/pc.h"
 #include "qemu/option.h"
 #include "sysemu/device.h"
@@ -642,7 +643,7 @@ bool pc_machine_init(MachineState *ms, Error **errp)
         return false;
     }
     pc_basic_ports_init();
-    if (!pc_devices_create(ms, errp)) {
+    if (!pc_fw_cfg_create(ms, errp) || !pc_devices_create(ms, errp)) {
         return false;
     }
     qemu_machine_hooks_install(acpi_enabled(ms) ? acpi_pm_powerdown : NULL);
@@ -652,6 +653,6 @@ bool pc_machine_init(MachineState *ms, Error **errp)
 /* After -device: the ACPI tables describe what is there (pvpanic) */
 bool pc_machine_done(MachineState *ms, Error **errp)
 {
-    return !acpi_enabled(ms) ||
-           acpi_build_tables(ms, &ms->acpi_rsdp, errp);
+    return pc_fw_cfg_machine_done(ms, errp) &&
+           (!acpi_enabled(ms) || acpi_build_tables(ms, &ms->acpi_rsdp, errp));
 }
