@@ -284,12 +284,15 @@ FWCfgState *pc_fw_cfg_create(MachineState *ms, Error **errp)
 bool pc_fw_cfg_machine_done(MachineState *ms, Error **errp)
 {
     FWCfgState *s = fw_cfg_find();
+    MachineClass *mc = MACHINE_GET_CLASS(ms);
+    bool q35 = mc->family && !strcmp(mc->family, "pc-q35");
     uint8_t states[6];
 
     if (!s) {
         return true;
     }
-    if (acpi_enabled(ms)) {
+    /* The PM device's: PIIX4_PM comes with ACPI, ICH9-LPC always */
+    if (q35 || acpi_enabled(ms)) {
         fw_cfg_system_states(states);
         if (!fw_cfg_add_file(s, "etc/system-states", states, 6, errp)) {
             return false;

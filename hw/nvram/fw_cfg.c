@@ -139,8 +139,9 @@ static const MemoryRegionOps fw_cfg_comb_ops = {
     .read = fw_cfg_comb_read,
     .write = fw_cfg_comb_write,
     .endianness = DEVICE_LITTLE_ENDIAN,
+    /* A dword is refused whole, not split into a selector write */
     .valid.min_access_size = 1,
-    .valid.max_access_size = 2,
+    .valid.max_access_size = 4,
     .valid.accepts = fw_cfg_comb_accepts,
     .impl.min_access_size = 1,
     .impl.max_access_size = 2,
