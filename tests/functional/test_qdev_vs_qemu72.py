@@ -39,7 +39,7 @@ BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
 
 SHARED_TYPES = ["isa-serial", "mc146818rtc", "i8042", "port92", "isa-pcspk",
-                "pvpanic", "isa-debug-exit"]
+                "pvpanic", "isa-debug-exit", "fw_cfg_io"]
 # Regions whose lines differ: the ACPI PM block is at 0x600 here from the
 # start (no firmware); QEMU 7.2 maps it when its firmware programs PMBASE
 KNOWN_REGIONS = {"ich9-pm", "piix4-pm", "acpi-evt", "acpi-cnt", "acpi-tmr"}
@@ -53,6 +53,11 @@ KNOWN_PROPS = {
     "i8042": {"ps2kbd", "ps2mouse", "ps2-kbd-input-irq[0]",
               "ps2-mouse-input-irq[0]"},
     "isa-pcspk": {"pit"},
+    # QEMU 7.2's ACPI build puts its tables in ROM regions of fw_cfg (for
+    # migration); this tree has no QEMU-style ACPI blobs (docs/firmware.md)
+    "fw_cfg_io": {"\\x2from@etc\\x2facpi\\x2frsdp[0]",
+                  "\\x2from@etc\\x2facpi\\x2ftables[0]",
+                  "\\x2from@etc\\x2ftable-loader[0]"},
 }
 # Machine properties older than the device model: kernel-irqchip is the
 # accelerator's in QEMU, memory-backend a link<memory-backend> there
