@@ -12,6 +12,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "hw/boards.h"
 #include "hw/rtc/mc146818rtc.h"
 #include "qemu/option.h"
 #include "sysemu/cli-compat.h"
@@ -147,6 +148,20 @@ bool cli_boot_check(QemuOpts *opts, Error **errp)
         return false;
     }
     return true;
+}
+
+void cli_boot_apply(MachineState *ms, QemuOpts *opts)
+{
+    bool present;
+
+    ms->boot_menu = false;
+    ms->boot_splash_time = -1;
+    ms->boot_reboot_timeout = -1;
+    keyval_get_bool(opts, "boot.", "menu", &ms->boot_menu, &present, NULL);
+    keyval_get_int(opts, "boot.", "splash-time", &ms->boot_splash_time,
+                   &present, NULL);
+    keyval_get_int(opts, "boot.", "reboot-timeout", &ms->boot_reboot_timeout,
+                   &present, NULL);
 }
 
 static const char *const audio_drivers[] = {

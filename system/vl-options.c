@@ -22,6 +22,7 @@
 #include "monitor/hmp.h"
 #include "monitor/qmp.h"
 #include "net/net.h"
+#include "qemu/datadir.h"
 #include "qemu/option.h"
 #include "sysemu/blockdev.h"
 #include "sysemu/cli-compat.h"
@@ -406,6 +407,22 @@ static void opt_uuid(const char *opt, const char *arg)
     g_free(qemu_uuid);
     /* QEMU keeps the 16 bytes and prints them in lower case */
     qemu_uuid = g_ascii_strdown(arg, -1);
+}
+
+/* -bios FILE: found on the -L path (qemu/datadir.h) when the board maps it */
+static void opt_bios(const char *opt, const char *arg)
+{
+    g_free(qemu_bios_name);
+    qemu_bios_name = g_strdup(arg);
+}
+
+static void opt_data_dir(const char *opt, const char *arg)
+{
+    if (!strcmp(arg, "help")) {
+        qemu_list_data_dirs();
+        exit(0);
+    }
+    qemu_add_data_dir(arg);
 }
 
 /* -kernel, -initrd and -append are the machine's properties of that name */
@@ -794,6 +811,8 @@ static const StartupOption startup_options[] = {
     { "name", OPT_ARG, opt_name },
     { "uuid", OPT_ARG, opt_uuid },
     { "kernel", OPT_ARG, opt_kernel },
+    { "bios", OPT_ARG, opt_bios },
+    { "L", OPT_ARG, opt_data_dir },
     { "initrd", OPT_ARG, opt_initrd },
     { "append", OPT_ARG, opt_append },
     { "msg", OPT_ARG, opt_msg },

@@ -383,6 +383,7 @@ void qemu_init(int argc, char **argv)
     qdev_set_global_props(config.globals);
     ms->boot_order = g_strdup(qemu_opt_get(config.boot, "order"));
     ms->boot_once = g_strdup(qemu_opt_get(config.boot, "once"));
+    cli_boot_apply(ms, config.boot);
     machine_set_boot_files(ms);
     if (!user_objects_machine_ram(ms,
                                   qemu_opt_get(config.mem, "size") != NULL,

@@ -40,6 +40,11 @@ void qemu_devices_set_nographic(bool on)
     nographic = on;
 }
 
+bool qemu_devices_nographic(void)
+{
+    return nographic;
+}
+
 static bool pc_isa_device(ISABus *bus, const char *type, ISADevice **out,
                           Error **errp)
 {

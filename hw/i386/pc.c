@@ -14,7 +14,9 @@
 #include "exec/memory.h"
 #include "hw/acpi/pm.h"
 #include "hw/i386/acpi-build.h"
+#include "hw/i386/fw_cfg.h"
 #include "hw/i386/pc.h"
+#include "qemu/datadir.h"
 #include "qemu/option.h"
 #include "sysemu/device.h"
 #include "sysemu/reset.h"
@@ -644,11 +646,14 @@ bool pc_machine_init(MachineState *ms, Error **errp)
         ms->smm = ON_OFF_AUTO_OFF;      /* whatever -machine smm= said */
     }
     pc_memory_init(ms);
+    if (!pc_system_firmware_init(ms, &pci_memory, errp)) {
+        return false;
+    }
     if (!machine_create_cpus(ms, errp) || !pc_boot_check(ms, errp)) {
         return false;
     }
     pc_basic_ports_init();
-    if (!pc_devices_create(ms, errp)) {
+    if (!pc_fw_cfg_create(ms, errp) || !pc_devices_create(ms, errp)) {
         return false;
     }
     qemu_machine_hooks_install(acpi_enabled(ms) ? acpi_pm_powerdown : NULL);
@@ -658,6 +663,8 @@ bool pc_machine_init(MachineState *ms, Error **errp)
 /* After -device: the ACPI tables describe what is there (pvpanic) */
 bool pc_machine_done(MachineState *ms, Error **errp)
 {
-    return !acpi_enabled(ms) ||
-           acpi_build_tables(ms, &ms->acpi_rsdp, errp);
+    /* -bios: firmware owns 0xe0000-0xfffff; the direct loader's tables go */
+    return pc_fw_cfg_machine_done(ms, errp) &&
+           (!acpi_enabled(ms) || qemu_bios_name ||
+            acpi_build_tables(ms, &ms->acpi_rsdp, errp));
 }

@@ -11,6 +11,12 @@ static void pc_i440fx_options(MachineClass *mc)
     mc->max_cpus = 255;
 }
 
+/* 7.1 reserved the AMD HyperTransport window (etc/e820) */
+static void pc_i440fx_7_0_options(MachineClass *mc)
+{
+    mc->no_amd_1tb_hole = true;
+}
+
 static void pc_i440fx_6_1_options(MachineClass *mc)
 {
     mc->smp_prefer_sockets = true;
@@ -61,7 +67,7 @@ static const PCMachineVersion pc_i440fx_versions[] = {
     { "8.0", "8.0", NULL },
     { "7.2", "7.2", NULL },
     { "7.1", "7.1", NULL },
-    { "7.0", "7.0", NULL },
+    { "7.0", "7.0", pc_i440fx_7_0_options },
     { "6.2", "6.2", NULL },
     { "6.1", "6.1", pc_i440fx_6_1_options },
     { "6.0", "6.0", NULL },

@@ -15,6 +15,7 @@
 
 #include "exec/memory.h"
 #include "hw/i386/x86-boot.h"
+#include "qemu/datadir.h"
 #include "sysemu/device.h"
 #include "sysemu/kvm.h"
 #include "sysemu/reset.h"
@@ -310,8 +311,19 @@ bool x86_boot_machine(MachineState *ms, uint64_t rsdp, Error **errp)
                        ms->kernel_cmdline ? "-append" : "-initrd");
             return false;
         }
-        /* No firmware in this tree: without -kernel no vCPU runs */
+        /*
+         * -bios: the vCPUs start where KVM creates them, at the reset
+         * vector (CS base 0xffff0000, IP 0xfff0); else nothing runs
+         */
+        if (qemu_bios_name && kvm_enabled()) {
+            kvm_start_machine(ms);
+        }
         return true;
+    }
+    if (qemu_bios_name) {
+        error_setg(errp, "-kernel with -bios: booting a kernel through "
+                   "firmware (fw_cfg's kernel items) is not implemented yet");
+        return false;
     }
     if (!kvm_enabled()) {
         return true;

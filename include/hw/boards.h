@@ -46,6 +46,7 @@ typedef struct MachineClass {
     bool no_gigabyte_align;         /* i440fx up to 1.7: low RAM to 3.5G */
     bool no_smm_with_kvm;           /* i440fx up to 2.3: smm=off under KVM */
     bool small_acpi_data;           /* i440fx up to 2.0: 64 KiB, not 160 */
+    bool no_amd_1tb_hole;           /* up to 7.0: no AMD HT window in e820 */
 
     /* RAM mapped below 4 GiB (the rest goes above); NULL: up to 2 GiB */
     uint64_t (*ram_below_4g)(MachineState *ms);
@@ -98,6 +99,9 @@ struct MachineState {
     SMPConfiguration smp;
     char *kernel_filename, *initrd_filename, *kernel_cmdline;
     char *boot_order, *boot_once;   /* -boot order=, once= (checked) */
+    bool boot_menu;                 /* -boot menu= */
+    int64_t boot_splash_time;       /* -boot splash-time=, -1: not given */
+    int64_t boot_reboot_timeout;    /* -boot reboot-timeout=, -1 default */
     X86CPUOptions *cpu_opts;
     GPtrArray *global_props;    /* -global, GlobalProperty* */
 

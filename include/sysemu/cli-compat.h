@@ -21,6 +21,10 @@ bool cli_rtc_check(QemuOpts *opts, Error **errp);
  * every -boot merged (keyval)
  */
 bool cli_boot_check(QemuOpts *opts, Error **errp);
+/* The checked -boot keys fw_cfg gives the firmware: menu, splash-time,
+ * reboot-timeout (defaults off, -1, -1) */
+struct MachineState;
+void cli_boot_apply(struct MachineState *ms, QemuOpts *opts);
 /* -audiodev driver,id=ID,... or its JSON form; no audio device exists */
 bool cli_audiodev_parse(const char *optarg, Error **errp);
 /* -audio [driver=]DRIVER,model=CARD: refused, no sound card exists */

@@ -34,6 +34,7 @@ bool qemu_create_cli_devices(Error **errp);
 /* -nodefaults: no default serial port; -nographic: it goes to stdio */
 void qemu_devices_set_nodefaults(bool on);
 void qemu_devices_set_nographic(bool on);
+bool qemu_devices_nographic(void);
 
 /*
  * The PC board's devices, in this order: the PCI host bridge of the

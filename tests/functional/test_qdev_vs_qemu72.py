@@ -39,7 +39,7 @@ BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
 
 SHARED_TYPES = ["isa-serial", "mc146818rtc", "i8042", "port92", "isa-pcspk",
-                "pvpanic", "isa-debug-exit", "PIIX3", "PIIX4_PM"]
+                "pvpanic", "isa-debug-exit", "PIIX3", "PIIX4_PM", "fw_cfg_io"]
 # Regions whose lines differ: q35's ACPI PM block is at 0x600 here from
 # the start (pc-acpi-pm, until ICH9-LPC); QEMU 7.2 maps it when its
 # firmware programs PMBASE (i440fx's PIIX4_PM does that here too)
@@ -66,6 +66,11 @@ KNOWN_PROPS = {
                  "acpi_disable_cmd", "acpi_enable_cmd", "apm-io[0]",
                  "cpu-hotplug-legacy", "gpe0_blk", "gpe0_blk_len", "i2c",
                  "pm-smbus[0]", "pm_io_base", "sci_int"},
+    # QEMU 7.2's ACPI build puts its tables in ROM regions of fw_cfg (for
+    # migration); this tree has no QEMU-style ACPI blobs (docs/firmware.md)
+    "fw_cfg_io": {"\\x2from@etc\\x2facpi\\x2frsdp[0]",
+                  "\\x2from@etc\\x2facpi\\x2ftables[0]",
+                  "\\x2from@etc\\x2ftable-loader[0]"},
 }
 # Chipset functions: on these machine families only
 CHIPSET_TYPES = {"PIIX3": "pc-i440fx", "PIIX4_PM": "pc-i440fx"}

@@ -45,6 +45,9 @@ void pc_register_machine_versions(const char *family,
                                   MachineOptionsFunc *base_options);
 
 bool pc_machine_init(MachineState *ms, Error **errp);
+/* -bios: pc.bios below 4 GiB in rom_memory, isa-bios (hw/i386/pc_sysfw.c) */
+bool pc_system_firmware_init(MachineState *ms, MemoryRegion *rom_memory,
+                             Error **errp);
 bool pc_machine_done(MachineState *ms, Error **errp);
 /* The PCI memory space ("pci", under system RAM): where BARs map */
 MemoryRegion *pc_pci_memory(void);

@@ -1,0 +1,66 @@
+/*
+ * -bios: the firmware image as QEMU 7.2 maps it on the PC.  The whole file
+ * is ROM ("pc.bios") ending at 4 GiB; its last 128 KiB (or all of a
+ * smaller one) also show at 0xE0000-0xFFFFF ("isa-bios"), where the
+ * reset vector's far jump lands.  The size must be a non-zero multiple of
+ * 64 KiB.
+ *
+ * QEMU puts isa-bios in the PCI address space, where the chipset's PAM
+ * registers decide between it and RAM; those are plain bytes here (no
+ * shadowing), so isa-bios sits over RAM in system memory, as PAM's reset
+ * state shows it.  Without -bios there is no firmware (the direct loader
+ * boots -kernel), as before.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <glib.h>
+
+#include "exec/memory.h"
+#include "hw/i386/pc.h"
+#include "qemu/datadir.h"
+
+#define ISA_BIOS_MAX (128 * 1024)
+
+static MemoryRegion bios_mr, isa_bios_mr;
+
+/* QEMU 7.2's words, without the program name; start-up path only */
+static void G_GNUC_NORETURN bios_error(const char *name)
+{
+    fprintf(stderr, "qemu: could not load PC BIOS '%s'\n", name);
+    exit(1);
+}
+
+bool pc_system_firmware_init(MachineState *ms, MemoryRegion *rom_memory,
+                             Error **errp)
+{
+    const char *name = qemu_bios_name;
+    g_autofree char *path = NULL;
+    g_autofree char *data = NULL;
+    gsize size = 0;
+    uint64_t isa_size;
+
+    if (!name) {
+        return true;
+    }
+    path = qemu_find_file(name);
+    if (!path || !g_file_test(path, G_FILE_TEST_IS_REGULAR) ||
+        !g_file_get_contents(path, &data, &size, NULL) || !size ||
+        size % 65536 || size > 0x40000000) {
+        bios_error(name);
+    }
+    memory_region_transaction_begin();
+    if (!memory_region_init_rom(&bios_mr, NULL, "pc.bios", size, errp)) {
+        memory_region_transaction_commit();
+        return false;
+    }
+    memcpy(memory_region_get_ram_ptr(&bios_mr), data, size);
+    memory_region_add_subregion(rom_memory, (uint32_t)-size, &bios_mr);
+    isa_size = MIN(size, ISA_BIOS_MAX);
+    memory_region_init_alias(&isa_bios_mr, NULL, "isa-bios", &bios_mr,
+                             size - isa_size, isa_size);
+    memory_region_add_subregion_overlap(get_system_memory(),
+                                        0x100000 - isa_size, &isa_bios_mr, 1);
+    memory_region_transaction_commit();
+    return true;
+}
