@@ -68,26 +68,6 @@ static DeviceClass *qdev_get_device_class(const char *driver, Error **errp)
     return dc;
 }
 
-/* A string member of the options, or NULL; a non-string is QEMU's error */
-static bool opt_str(JsonObject *opts, const char *name, const char **out,
-                    Error **errp)
-{
-    JsonNode *n = json_object_get_member(opts, name);
-
-    *out = NULL;
-    if (!n) {
-        return true;
-    }
-    if (!JSON_NODE_HOLDS_VALUE(n) ||
-        json_node_get_value_type(n) != G_TYPE_STRING) {
-        error_setg(errp, "Invalid parameter type for '%s', expected: string",
-                   name);
-        return false;
-    }
-    *out = json_node_get_string(n);
-    return true;
-}
-
 /*
  * key=value as QEMU's keyval visitor reads a number: what is no number at
  * all "expects integer" (the -global/qom string parser says "uint64")
@@ -156,7 +136,7 @@ static DeviceState *qdev_device_add_from_dict(JsonObject *opts,
     DeviceState *dev;
     BusState *bus = NULL;
 
-    if (!opt_str(opts, "driver", &driver, errp)) {
+    if (!qemu_json_opt_get_str(opts, "driver", &driver, errp)) {
         return NULL;
     }
     if (!driver) {
@@ -164,8 +144,8 @@ static DeviceState *qdev_device_add_from_dict(JsonObject *opts,
         return NULL;
     }
     dc = qdev_get_device_class(driver, errp);
-    if (!dc || !opt_str(opts, "bus", &path, errp) ||
-        !opt_str(opts, "id", &id, errp)) {
+    if (!dc || !qemu_json_opt_get_str(opts, "bus", &path, errp) ||
+        !qemu_json_opt_get_str(opts, "id", &id, errp)) {
         return NULL;
     }
     if (path) {

@@ -463,33 +463,13 @@ static bool object_set_from_string(Object *obj, const char *name,
     return object_property_parse(obj, name, value, errp);
 }
 
+static bool user_object_create(JsonObject *json, QemuOpts *opts, bool qmp,
+                               Error **errp);
+
 /*
  * Both forms become a list of (name, JsonNode or string) pairs; the
  * JSON form may carry numbers and booleans, key=value only strings.
  */
-/* A JSON member that must be a string: NULL, or QEMU's type error */
-static bool json_string_member(JsonObject *json, const char *name,
-                               const char **out, Error **errp)
-{
-    JsonNode *n = json_object_get_member(json, name);
-
-    *out = NULL;
-    if (!n) {
-        return true;
-    }
-    if (!JSON_NODE_HOLDS_VALUE(n) ||
-        json_node_get_value_type(n) != G_TYPE_STRING) {
-        error_setg(errp, "Invalid parameter type for '%s', expected: string",
-                   name);
-        return false;
-    }
-    *out = json_node_get_string(n);
-    return true;
-}
-
-static bool user_object_create(JsonObject *json, QemuOpts *opts, bool qmp,
-                               Error **errp);
-
 bool user_object_add(const char *optarg, Error **errp)
 {
     JsonObject *json = NULL;
@@ -527,7 +507,7 @@ static bool user_object_create(JsonObject *json, QemuOpts *opts, bool qmp,
 
     if (json) {
         /* Members in QEMU's order: qom-type (checked below), then id */
-        if (!json_string_member(json, "qom-type", &type, errp)) {
+        if (!qemu_json_opt_get_str(json, "qom-type", &type, errp)) {
             goto out;
         }
         id = NULL;
@@ -548,7 +528,7 @@ static bool user_object_create(JsonObject *json, QemuOpts *opts, bool qmp,
                    type);
         goto out;
     }
-    if (json && !json_string_member(json, "id", &id, errp)) {
+    if (json && !qemu_json_opt_get_str(json, "id", &id, errp)) {
         goto out;
     }
     if (!id) {

@@ -525,6 +525,25 @@ JsonObject *qemu_opts_parse_json(const char *str, Error **errp)
     return obj;
 }
 
+bool qemu_json_opt_get_str(JsonObject *obj, const char *name,
+                           const char **out, Error **errp)
+{
+    JsonNode *n = json_object_get_member(obj, name);
+
+    *out = NULL;
+    if (!n) {
+        return true;
+    }
+    if (!JSON_NODE_HOLDS_VALUE(n) ||
+        json_node_get_value_type(n) != G_TYPE_STRING) {
+        error_setg(errp, "Invalid parameter type for '%s', expected: string",
+                   name);
+        return false;
+    }
+    *out = json_node_get_string(n);
+    return true;
+}
+
 const char *qemu_json_opt_get(JsonObject *obj, const char *name)
 {
     return json_object_has_member(obj, name)

@@ -119,6 +119,13 @@ bool qapi_bool_parse(const char *name, const char *value, bool *out,
 JsonObject *qemu_opts_parse_json(const char *str, Error **errp);
 /* A string member of a JSON option, or NULL when absent */
 const char *qemu_json_opt_get(JsonObject *obj, const char *name);
+/*
+ * A member that must be a string: *out is it, or NULL when absent; a
+ * member of another type is QEMU's visitor error ("Invalid parameter
+ * type for 'NAME', expected: string")
+ */
+bool qemu_json_opt_get_str(JsonObject *obj, const char *name,
+                           const char **out, Error **errp);
 
 /* QEMU's rule for -chardev/-object/-device ids: a letter, then letters,
  * digits, '-', '.', '_' */
