@@ -2,8 +2,8 @@
  * The PC board's devices, built as a user's -device builds them (qdev),
  * in QEMU 7.2's order for the devices this tree has: the PCI host bridge
  * (at /machine/q35 or /machine/i440fx), the ISA bus (on PIIX3 at 01.0 on
- * i440fx; on q35 QEMU's isabus-bridge stands in for ICH9-LPC, with the
- * ACPI PM block as pc-acpi-pm), then on the ISA bus the RTC, the PC
+ * i440fx; on ICH9-LPC at 1f.0, which holds the ACPI PM block, on q35),
+ * then on the ISA bus the RTC, the PC
  * speaker port, the serial ports, the i8042 and port 0x92, and last on
  * i440fx PIIX4_PM at 01.3.  ISA IRQ n is GSI n.
  */
@@ -19,6 +19,7 @@
 #include "hw/pci-host/pc-pci-host.h"
 #include "hw/qdev-properties.h"
 #include "hw/rtc/mc146818rtc.h"
+#include "hw/southbridge/ich9.h"
 #include "hw/southbridge/piix.h"
 #include "hw/sysbus.h"
 #include "sysemu/device.h"
@@ -26,7 +27,7 @@
 
 static bool nodefaults, nographic;
 
-/* The board's PM function (PIIX4_PM), for pc_chipset_init_as_firmware */
+/* The board's PM function (PIIX4_PM or ICH9-LPC), for the firmware init */
 static PCIDevice *board_pm_function;
 static PCIBus *board_pci_bus;
 
@@ -86,7 +87,14 @@ bool pc_devices_create(MachineState *ms, Error **errp)
     board_pci_bus = pci;
     board_pm_function = NULL;
     if (q35) {
-        isa = isa_bus_new(NULL, get_system_io(), errp);
+        PCIDevice *lpc = pci_new(PCI_DEVFN(ICH9_LPC_DEV, ICH9_LPC_FUNC), true,
+                                 TYPE_ICH9_LPC_DEVICE);
+
+        if (!pci_realize_and_unref(lpc, pci, errp)) {
+            return false;
+        }
+        isa = isa_bus_get_default();
+        board_pm_function = lpc;
     } else {
         PCIDevice *piix3 = pci_new(PCI_DEVFN(1, 0), true, TYPE_PIIX3_DEVICE);
 
@@ -96,19 +104,16 @@ bool pc_devices_create(MachineState *ms, Error **errp)
     if (!isa) {
         return false;
     }
-    gsi = pc_gsi_irqs(ISA_NUM_IRQS);
-    isa_bus_irqs(isa, gsi);     /* which copies them */
-    g_free(gsi);
-    if (q35 && acpi_enabled(ms)) {
-        DeviceState *pm = qdev_new(TYPE_PC_ACPI_PM);
-
-        if (!sysbus_realize_and_unref(SYS_BUS_DEVICE(pm), errp)) {
-            return false;
+    gsi = pc_gsi_irqs(q35 ? ICH9_LPC_NUM_GSI : ISA_NUM_IRQS);
+    isa_bus_irqs(isa, gsi);     /* which copies the first 16 */
+    if (q35) {
+        /* ICH9-LPC's "gsi" outputs are the board's GSIs (its SCI: 9) */
+        for (int i = 0; i < ICH9_LPC_NUM_GSI; i++) {
+            qdev_connect_gpio_out_named(DEVICE(board_pm_function), "gsi", i,
+                                        gsi[i]);
         }
-        qdev_connect_gpio_out_named(pm, "sci", 0,
-                                    isa_get_irq(NULL, ACPI_PM_SCI_GSI));
     }
-
+    g_free(gsi);
     /* The RTC's year counts from 0 on the PC (QEMU 7.2 reads 0 here) */
     rtc = isa_new(TYPE_MC146818_RTC);
     qdev_prop_set_int32(DEVICE(rtc), "base_year", 0);
@@ -165,6 +170,13 @@ void pc_chipset_init_as_firmware(void)
     PCIBus *bus = board_pci_bus;
 
     if (!pm) {
+        return;
+    }
+    if (pm->devfn == PCI_DEVFN(ICH9_LPC_DEV, ICH9_LPC_FUNC)) {
+        pci_host_config_write(bus, 0, pm->devfn, ICH9_LPC_PMBASE,
+                              ACPI_PM_BASE | 1, 4);
+        pci_host_config_write(bus, 0, pm->devfn, ICH9_LPC_ACPI_CTRL,
+                              ICH9_LPC_ACPI_CTRL_ACPI_EN, 1);
         return;
     }
     pci_host_config_write(bus, 0, pm->devfn, PIIX4_PM_PMBASE,

@@ -39,10 +39,11 @@ BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
 
 SHARED_TYPES = ["isa-serial", "mc146818rtc", "i8042", "port92", "isa-pcspk",
-                "pvpanic", "isa-debug-exit", "PIIX3", "PIIX4_PM", "fw_cfg_io"]
-# Regions whose lines differ: q35's ACPI PM block is at 0x600 here from
-# the start (pc-acpi-pm, until ICH9-LPC); QEMU 7.2 maps it when its
-# firmware programs PMBASE (i440fx's PIIX4_PM does that here too)
+                "pvpanic", "isa-debug-exit", "PIIX3", "PIIX4_PM", "ICH9-LPC",
+                "fw_cfg_io"]
+# Regions whose lines differ: the ACPI PM block (ICH9-LPC's, PIIX4_PM's)
+# is mapped once PMBASE is programmed, by 7.2's firmware and here by the
+# direct-boot path
 KNOWN_REGIONS = {"ich9-pm", "piix4-pm", "acpi-evt", "acpi-cnt", "acpi-tmr"}
 # Lines of shared devices this tree does not have (no PS/2 devices as
 # objects of their own, no PIT device for the speaker to link to)
@@ -71,9 +72,17 @@ KNOWN_PROPS = {
     "fw_cfg_io": {"\\x2from@etc\\x2facpi\\x2frsdp[0]",
                   "\\x2from@etc\\x2facpi\\x2ftables[0]",
                   "\\x2from@etc\\x2ftable-loader[0]"},
+    # ICH9-LPC has no GPE, SMI, APM, TCO, hotplug or RCRB blocks; 0xcf9 is
+    # the host's
+    "ICH9-LPC": {"bus master container[0]", "bus master[0]", "legacy-addr",
+                 "acpi-cpu-hotplug[0]", "acpi-gpe0[0]", "acpi-pci-hotplug[0]",
+                 "acpi-pcihp-io-base", "acpi-pcihp-io-len", "acpi-smi[0]",
+                 "apm-io[0]", "lpc-rcrb-mmio[0]", "lpc-reset-control[0]",
+                 "sm-tco[0]"},
 }
 # Chipset functions: on these machine families only
-CHIPSET_TYPES = {"PIIX3": "pc-i440fx", "PIIX4_PM": "pc-i440fx"}
+CHIPSET_TYPES = {"PIIX3": "pc-i440fx", "PIIX4_PM": "pc-i440fx",
+                 "ICH9-LPC": "pc-q35"}
 
 
 def on_machine(t, machine):

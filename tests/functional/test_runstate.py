@@ -27,7 +27,8 @@ events, with their members, must be equal.  Scenarios:
            PIIX4_PM.disable_s3=1 / disable_s4=1 drop \_S3_ / \_S4_ from
            the DSDT, so the guest finds no package and powers off instead
            (SHUTDOWN, no SUSPEND); PIIX4_PM.s4_val=3 makes \_S4_ {3, 3}
-           and PM1a_CNT take SLP_TYP 3 as S4 (SUSPEND_DISK)
+           and PM1a_CNT take SLP_TYP 3 as S4 (SUSPEND_DISK); the same on
+           pc-q35-7.2 with ICH9-LPC's properties (and a plain S3 there)
 
 QEMU 7.2 boots through SeaBIOS, which resets the machine once more on
 its own after a system_reset (a RESET with reason guest-reset); this tree
@@ -216,6 +217,9 @@ def quit_paused(s):
     s.cmd("quit")
 
 
+# A scenario's own -machine replaces BASE's
+Q35 = ["-machine", "pc-q35-7.2,accel=kvm"]
+
 SCENARIOS = [
     ("reboot-twice", ["-no-shutdown"], reboot),
     ("stop-cont-reset-running", ["-append", "exit=acpi wait-powerbtn"],
@@ -245,12 +249,23 @@ SCENARIOS = [
                      "-append", "exit=acpi sleep=4"], powers_off),
     ("s4-val-3", ["-no-shutdown", "-global", "PIIX4_PM.s4_val=3",
                   "-append", "exit=acpi sleep=4"], s4),
+    # the same on q35, where ICH9-LPC holds the PM block and the properties
+    ("q35/s3-suspend-wakeup", Q35 + ["-append", "exit=acpi sleep=3"], s3),
+    ("q35/s3-disabled", Q35 + ["-no-shutdown", "-global",
+                               "ICH9-LPC.disable_s3=1", "-append",
+                               "exit=acpi sleep=3"], powers_off),
+    ("q35/s4-disabled", Q35 + ["-no-shutdown", "-global",
+                               "ICH9-LPC.disable_s4=1", "-append",
+                               "exit=acpi sleep=4"], powers_off),
+    ("q35/s4-val-3", Q35 + ["-no-shutdown", "-global", "ICH9-LPC.s4_val=3",
+                            "-append", "exit=acpi sleep=4"], s4),
 ]
 
 
 def session(binary, args, steps):
     try:
-        with Machine(binary, BASE + args, timeout=60) as vm:
+        base = BASE[2:] if "-machine" in args else BASE
+        with Machine(binary, base + args, timeout=60) as vm:
             s = Session(vm)
             steps(s)
         # how the process ended counts too (exit-failure: 1)

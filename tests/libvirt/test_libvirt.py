@@ -26,10 +26,10 @@ nothing is left running.  The driver's qemu.conf there says user=root
    fail to start with the emulator's "not supported by kernel" error,
    reported by libvirt (this host's KVM has no Hyper-V).
 5. <pm><suspend-to-mem enabled='no'/><suspend-to-disk enabled='no'/></pm>
-   on pc-i440fx-7.2: libvirt finds disable_s3/disable_s4 on PIIX4_PM
-   (device-list-properties), passes -global PIIX4_PM.disable_s3=1 and
-   disable_s4=1, and the default test guest finds no \_S3_ / \_S4_ in
-   the DSDT.
+   on pc-i440fx-7.2 and pc-q35-7.2: libvirt finds disable_s3/disable_s4
+   on PIIX4_PM / ICH9-LPC (device-list-properties), passes -global
+   PIIX4_PM.disable_s3=1 (ICH9-LPC.disable_s3=1) and disable_s4=1, and the
+   default test guest finds no \_S3_ / \_S4_ in the DSDT.
 
 Installs libvirt-daemon, libvirt-clients, libvirt-daemon-driver-qemu,
 libvirt-daemon-system (the libvirt-qemu user the driver looks up) and
@@ -720,25 +720,30 @@ def test_pm(emb):
     default_guest = os.path.join(os.path.dirname(GUEST), "default.elf")
     pm = ("\n  <pm><suspend-to-mem enabled='no'/>"
           "<suspend-to-disk enabled='no'/></pm>")
-    for state in ("3", "4"):
-        name = f"pm-s{state}"
-        xml = domain_xml(name, "pc-i440fx-7.2", kernel=default_guest,
-                         cmdline=f"exit=acpi sleep={state} wait-powerbtn",
-                         extra=pm)
-        try:
-            dom = emb.conn.createXML(xml, 0)
-        except libvirt.libvirtError as e:
-            check(f"pm/{name}/starts", False, str(e))
-            continue
-        out = read_pty_until(dom, ["WAIT-POWER-BUTTON", "EXCEPTION",
-                                   "EXIT code="])
-        dom.destroy()
-        log = emb.log(name)
-        check(f"pm/{name}/starts", True)
-        check(f"pm/{name}/argv", "-global PIIX4_PM.disable_s3=1" in log and
-              "-global PIIX4_PM.disable_s4=1" in log, log[-1500:])
-        check(f"pm/{name}/no-package-in-dsdt",
-              f"ACPI no _S{state}_ package in the DSDT" in out, out[-1500:])
+    for machine, driver, tag in (("pc-i440fx-7.2", "PIIX4_PM", ""),
+                                 ("pc-q35-7.2", "ICH9-LPC", "q35-")):
+        for state in ("3", "4"):
+            name = f"pm-{tag}s{state}"
+            xml = domain_xml(name, machine, kernel=default_guest,
+                             cmdline=f"exit=acpi sleep={state} "
+                                     "wait-powerbtn",
+                             extra=pm)
+            try:
+                dom = emb.conn.createXML(xml, 0)
+            except libvirt.libvirtError as e:
+                check(f"pm/{name}/starts", False, str(e))
+                continue
+            out = read_pty_until(dom, ["WAIT-POWER-BUTTON", "EXCEPTION",
+                                       "EXIT code="])
+            dom.destroy()
+            log = emb.log(name)
+            check(f"pm/{name}/starts", True)
+            check(f"pm/{name}/argv",
+                  f"-global {driver}.disable_s3=1" in log and
+                  f"-global {driver}.disable_s4=1" in log, log[-1500:])
+            check(f"pm/{name}/no-package-in-dsdt",
+                  f"ACPI no _S{state}_ package in the DSDT" in out,
+                  out[-1500:])
 
 
 def main():

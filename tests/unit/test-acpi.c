@@ -16,7 +16,9 @@
 #include "hw/irq.h"
 #include "hw/isa/isa.h"
 #include "hw/misc/pvpanic.h"
+#include "hw/pci/pci.h"
 #include "hw/qdev-properties.h"
+#include "hw/southbridge/piix.h"
 #include "hw/sysbus.h"
 #include "qemu/option.h"
 #include "sysemu/runstate.h"
@@ -656,24 +658,56 @@ static void board_irq(int gsi, int level)
     }
 }
 
+/* A bare parent for the test's PCI root bus */
+#define TYPE_TEST_PCI_HOST "test-acpi-pci-host"
+
+static const TypeInfo test_pci_host_info = {
+    .name = TYPE_TEST_PCI_HOST,
+    .parent = TYPE_SYS_BUS_DEVICE,
+    .instance_size = sizeof(SysBusDevice),
+};
+
+static PCIDevice *test_pm_function(PCIBus *bus, int devfn, Error **errp)
+{
+    PCIDevice *pm = pci_new(devfn, false, TYPE_PIIX4_PM);
+
+    return pci_realize_and_unref(pm, bus, errp) ? pm : NULL;
+}
+
+/* PIIX4_PM's block, once firmware has placed it at 0x600 and enabled it */
 static void test_pm_board(void)
 {
-    DeviceState *pm = qdev_new(TYPE_PC_ACPI_PM);
-    DeviceState *pm2 = qdev_new(TYPE_PC_ACPI_PM);
+    static MemoryRegion mem_space, io_space;
+    DeviceState *host;
+    PCIBus *bus;
+    PCIDevice *pm;
     Error *err = NULL;
 
+    type_register_static(&test_pci_host_info);
+    memory_region_init(&mem_space, NULL, "t-pci", UINT64_MAX);
+    memory_region_init(&io_space, NULL, "t-pci-io", 0x10000);
+    host = qdev_new(TYPE_TEST_PCI_HOST);
+    g_assert_true(sysbus_realize_and_unref(SYS_BUS_DEVICE(host),
+                                           &error_fatal));
+    bus = pci_root_bus_new(host, "pci.0", &mem_space, &io_space,
+                           TYPE_PCI_BUS);
     pc_set_irq_handler(board_irq);
-    g_assert_true(qdev_realize(pm, sysbus_get_default(), &err));
+    isa_bus();
+    pm = test_pm_function(bus, PCI_DEVFN(1, 3), &err);
+    g_assert_nonnull(pm);
     g_assert_null(err);
-    qdev_connect_gpio_out_named(pm, "sci", 0,
-                                isa_get_irq(NULL, ACPI_PM_SCI_GSI));
-    device_cold_reset(pm);
+    qdev_connect_gpio_out(DEVICE(pm), 0, isa_get_irq(NULL, ACPI_PM_SCI_GSI));
+    device_cold_reset(DEVICE(pm));
     /* One PM block per machine */
-    g_assert_false(qdev_realize(pm2, sysbus_get_default(), &err));
+    g_assert_null(test_pm_function(bus, PCI_DEVFN(2, 3), &err));
     g_assert_nonnull(err);
     error_free(err);
-    object_unref(OBJECT(pm2));
 
+    /* Not decoded until PMBASE and PMREGMISC say so */
+    g_assert_cmphex(cpu_inw(0x604), ==, 0xffff);
+    pci_host_config_write(bus, 0, pm->devfn, PIIX4_PM_PMBASE,
+                          ACPI_PM_BASE | 1, 4);
+    pci_host_config_write(bus, 0, pm->devfn, PIIX4_PM_PMREGMISC, 1, 1);
     g_assert_cmphex(cpu_inw(0x604), ==, ACPI_PM1_CNT_SCI_EN);
     cpu_outw(0x602, ACPI_PM1_PWRBTN);
     acpi_pm_powerdown();

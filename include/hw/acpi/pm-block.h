@@ -2,8 +2,8 @@
  * The ACPI PM register block as the PC chipsets hold it: the register
  * model of hw/acpi/pm.h behind a container region ("piix4-pm", 64 bytes,
  * or "ich9-pm", 128) with acpi-evt, acpi-cnt and acpi-tmr, its SCI as a
- * line, and SLP_EN acting on the owner's AcpiSleepStates.  PIIX4_PM and
- * (until ICH9-LPC exists) pc-acpi-pm embed one; the one the board
+ * line, and SLP_EN acting on the owner's AcpiSleepStates (hw/acpi/
+ * pm-block.c).  PIIX4_PM and ICH9-LPC embed one; the one the board
  * registers answers the power button, system_wakeup and the DSDT's sleep
  * states.
  */

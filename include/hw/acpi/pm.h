@@ -111,15 +111,6 @@ void acpi_pm_state_power_button(AcpiPMState *s);
 /* The PM timer's current 32-bit value */
 uint32_t acpi_pm_state_timer(AcpiPMState *s);
 
-/*
- * The board's PM block, a device (hw/acpi/pc-acpi-pm.c): the register
- * model at ACPI_PM_BASE..+ACPI_PM_IO_LEN-1, the SCI on its "sci" output
- * (the board connects ISA IRQ ACPI_PM_SCI_GSI), an S5 request as
- * qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_SHUTDOWN).  One per
- * machine.
- */
-#define TYPE_PC_ACPI_PM "pc-acpi-pm"
-
 /* QMP system_powerdown: presses the fixed-feature power button */
 void acpi_pm_powerdown(void);
 

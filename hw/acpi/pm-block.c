@@ -2,10 +2,9 @@
  * The PC boards' ACPI PM block (include/hw/acpi/pm-block.h): the register
  * model of hw/acpi/pm.c behind regions named and sized as QEMU's, its SCI,
  * SLP_EN as the owner's sleep states say (S5 a shutdown request, S3 a
- * suspend, s4_val a SUSPEND_DISK then shutdown).  PIIX4_PM (i440fx) holds
- * one at PMBASE.  "pc-acpi-pm", a board device on the main system bus
- * with the q35 block fixed at ACPI_PM_BASE, is this tree's own stand-in
- * for ICH9-LPC until that exists.
+ * suspend, s4_val a SUSPEND_DISK then shutdown).  PIIX4_PM (i440fx,
+ * hw/acpi/piix4.c) and ICH9-LPC (q35, hw/isa/lpc_ich9.c) each hold one at
+ * their PMBASE.
  */
 #include <string.h>
 
@@ -13,8 +12,6 @@
 
 #include "hw/acpi/pm-block.h"
 #include "hw/irq.h"
-#include "hw/qdev-properties.h"
-#include "hw/sysbus.h"
 #include "monitor/qmp.h"
 #include "sysemu/runstate.h"
 
@@ -165,69 +162,3 @@ void acpi_pm_block_unregister(AcpiPMBlock *b)
         board_block = NULL;
     }
 }
-
-/* pc-acpi-pm: q35's block until ICH9-LPC ----------------------------------- */
-
-typedef struct PCAcpiPMState {
-    SysBusDevice parent_obj;
-    AcpiPMBlock block;
-    AcpiSleepStates states;
-    qemu_irq sci;
-} PCAcpiPMState;
-
-static void pc_acpi_pm_reset(DeviceState *dev)
-{
-    acpi_pm_block_reset(&((PCAcpiPMState *)dev)->block);
-}
-
-static void pc_acpi_pm_initfn(Object *obj)
-{
-    PCAcpiPMState *s = (PCAcpiPMState *)obj;
-
-    s->states = default_sleep_states;
-    qdev_init_gpio_out_named(DEVICE(obj), &s->sci, "sci", 1);
-}
-
-static bool pc_acpi_pm_realize(DeviceState *dev, Error **errp)
-{
-    PCAcpiPMState *s = (PCAcpiPMState *)dev;
-
-    acpi_pm_block_init(&s->block, OBJECT(dev), "ich9-pm", 0x80, &s->sci,
-                       &s->states);
-    if (!acpi_pm_block_register(&s->block)) {
-        error_setg(errp, "ACPI PM block: the board has one already");
-        return false;
-    }
-    sysbus_add_io(SYS_BUS_DEVICE(dev), ACPI_PM_BASE, &s->block.io);
-    return true;
-}
-
-static void pc_acpi_pm_finalize(Object *obj)
-{
-    acpi_pm_block_destroy(&((PCAcpiPMState *)obj)->block);
-}
-
-/* Registration ------------------------------------------------------------ */
-
-static void pc_acpi_pm_class_init(ObjectClass *oc, void *data)
-{
-    DeviceClass *dc = DEVICE_CLASS(oc);
-
-    dc->realize = pc_acpi_pm_realize;
-    dc->reset = pc_acpi_pm_reset;
-}
-
-static const TypeInfo pc_acpi_pm_info = {
-    .name = TYPE_PC_ACPI_PM,
-    .parent = TYPE_SYS_BUS_DEVICE,
-    .instance_size = sizeof(PCAcpiPMState),
-    .instance_init = pc_acpi_pm_initfn,
-    .instance_finalize = pc_acpi_pm_finalize,
-    .class_init = pc_acpi_pm_class_init,
-};
-
-static void pc_acpi_pm_register_types(void)
-{
-    type_register_static(&pc_acpi_pm_info);
-}
-type_init(pc_acpi_pm_register_types)

@@ -1,0 +1,253 @@
+/*
+ * ICH9-LPC, function 0 of device 31 on the q35 boards (00:1f.0;
+ * 8086:2918 rev 02, class 0601, multifunction): the LPC/ISA bridge,
+ * parent of the machine's ISA bus, and the ACPI PM block (include/hw/
+ * acpi/pm-block.h, region "ich9-pm", 128 bytes) at PMBASE (0x40, bits
+ * 15:7), decoded while ACPI_CNTL (0x44) bit 7 (ACPI_EN) is set — so not
+ * at all until firmware (or the direct-boot path, hw/i386/pc-devices.c)
+ * programs it, as in QEMU 7.2.  Its 24 "gsi" outputs are the board's
+ * GSIs; the SCI goes out on GSI 9.  disable_s3, disable_s4 and s4_val
+ * are the sleep states the DSDT declares and PM1a_CNT decodes (libvirt's
+ * <pm> element sets them with -global ICH9-LPC.disable_s3=1); as in
+ * QEMU 7.2 they are properties of the object, not qdev properties, so
+ * info qtree does not show them.
+ *
+ * Configuration values and write masks are QEMU 7.2's (measured over
+ * qtest): PMBASE reads 0x01 (bits 7, 2:0 and 15:8 writable), PIRQ[A-H]
+ * routing 0x60-0x63/0x68-0x6b read 0x80, every other byte past the
+ * header 0 and writable; GEN_PMCON_1's SMI_LOCK (0xa0 bit 4) stays set
+ * until reset once written.
+ *
+ * Not yet: PIRQ routing itself (stored, routes nothing: no PCI function
+ * here raises INTx), the root complex register block (RCBA 0xf0 is
+ * stored, maps nothing), the GPE0 block, SMI/APM (0xb2), TCO, CPU and
+ * memory hotplug (their properties are accepted and change nothing), the
+ * reset control register 0xcf9 (still q35-pcihost's).
+ */
+#include <stddef.h>
+
+#include "hw/acpi/pm-block.h"
+#include "hw/isa/isa.h"
+#include "hw/pci/pci.h"
+#include "hw/qdev-properties.h"
+#include "hw/southbridge/ich9.h"
+#include "sysemu/device.h"
+
+/* State ------------------------------------------------------------------ */
+
+#define ICH9_LPC_SCI_GSI 9
+
+typedef struct ICH9LPCState {
+    PCIDevice parent_obj;
+    AcpiPMBlock block;
+    qemu_irq gsi[ICH9_LPC_NUM_GSI];
+    /* qdev properties */
+    bool noreboot, smm_compat;
+    bool smi_broadcast, smi_cpu_hotplug, smi_cpu_hotunplug;
+    /* object properties (QEMU 7.2's ich9_pm_add_properties) */
+    AcpiSleepStates states;     /* disable_s3, disable_s4, s4_val */
+    uint8_t acpi_enable_cmd, acpi_disable_cmd, sci_int;
+    uint32_t pm_io_base, gpe0_blk, gpe0_blk_len;
+    uint64_t smi_negotiated_features;
+    bool hotplug_with_bridge, cpu_hotplug_legacy, memory_hotplug;
+    bool enable_tco, keep_pci_slot_hpc;
+} ICH9LPCState;
+
+/* Register read/write ---------------------------------------------------- */
+
+/* PMBASE and ACPI_CNTL place the block; called with the PCI lock held */
+static void ich9_lpc_update_pm(ICH9LPCState *s)
+{
+    PCIDevice *d = &s->parent_obj;
+    uint32_t base = pci_get_long(d->config + ICH9_LPC_PMBASE) & 0xff80;
+
+    memory_region_transaction_begin();
+    memory_region_set_address(&s->block.io, base);
+    memory_region_set_enabled(&s->block.io,
+                              d->config[ICH9_LPC_ACPI_CTRL] &
+                                  ICH9_LPC_ACPI_CTRL_ACPI_EN);
+    memory_region_transaction_commit();
+}
+
+static bool ich9_lpc_range_hit(uint32_t addr, int len, uint32_t reg,
+                               int reg_len)
+{
+    return addr < reg + reg_len && addr + len > reg;
+}
+
+static void ich9_lpc_write_config(PCIDevice *d, uint32_t addr, uint32_t val,
+                                  int len)
+{
+    uint8_t smi_lock = d->config[ICH9_LPC_GEN_PMCON_1] &
+                       ICH9_LPC_GEN_PMCON_1_SMI_LOCK;
+
+    pci_default_write_config(d, addr, val, len);
+    d->config[ICH9_LPC_GEN_PMCON_1] |= smi_lock;
+    if (ich9_lpc_range_hit(addr, len, ICH9_LPC_PMBASE, 4) ||
+        ich9_lpc_range_hit(addr, len, ICH9_LPC_ACPI_CTRL, 1)) {
+        ich9_lpc_update_pm((ICH9LPCState *)d);
+    }
+}
+
+/* Reset ------------------------------------------------------------------ */
+
+static void ich9_lpc_reset(DeviceState *dev)
+{
+    ICH9LPCState *s = (ICH9LPCState *)dev;
+    PCIDevice *d = &s->parent_obj;
+
+    DEVICE_CLASS(object_class_get_parent(OBJECT_GET_CLASS(dev)))->reset(dev);
+    pci_lock();
+    memset(d->config + PCI_CONFIG_HEADER_SIZE, 0,
+           d->config_size - PCI_CONFIG_HEADER_SIZE);
+    pci_set_long(d->config + ICH9_LPC_PMBASE, 0x01);  /* I/O space */
+    pci_set_long(d->config + ICH9_LPC_PIRQA_ROUT, 0x80808080);
+    pci_set_long(d->config + ICH9_LPC_PIRQE_ROUT, 0x80808080);
+    ich9_lpc_update_pm(s);
+    pci_unlock();
+    acpi_pm_block_reset(&s->block);
+}
+
+/* Realize ---------------------------------------------------------------- */
+
+static void ich9_lpc_initfn(Object *obj)
+{
+    ICH9LPCState *s = (ICH9LPCState *)obj;
+
+    s->states.s4_val = ACPI_PM_S4_VAL_DEFAULT;
+    s->acpi_enable_cmd = 0x02;
+    s->acpi_disable_cmd = 0x03;
+    s->sci_int = ICH9_LPC_SCI_GSI;
+    s->gpe0_blk = 0x20;         /* PMBASE + 0x20 in 7.2, before firmware */
+    s->gpe0_blk_len = 0x10;
+    s->hotplug_with_bridge = true;
+    s->memory_hotplug = true;
+    s->cpu_hotplug_legacy = true;
+    s->enable_tco = true;
+    s->keep_pci_slot_hpc = true;
+}
+
+static bool ich9_lpc_realize(PCIDevice *d, Error **errp)
+{
+    ICH9LPCState *s = (ICH9LPCState *)d;
+
+    /* PMBASE: bits 15:7 hold the base; 7.2 also keeps bits 2:0 written */
+    pci_set_long(d->wmask + ICH9_LPC_PMBASE, 0xff87);
+    /* at realize, as in 7.2, so -device ICH9-LPC,help does not list them */
+    qdev_init_gpio_out_named(DEVICE(d), s->gsi, "gsi", ICH9_LPC_NUM_GSI);
+    if (!isa_bus_new(DEVICE(d), get_system_io(), errp)) {
+        return false;
+    }
+    acpi_pm_block_init(&s->block, OBJECT(d), "ich9-pm", ICH9_PM_SIZE,
+                       &s->gsi[ICH9_LPC_SCI_GSI], &s->states);
+    if (!acpi_pm_block_register(&s->block)) {
+        error_setg(errp, "ACPI PM block: the board has one already");
+        acpi_pm_block_destroy(&s->block);
+        return false;
+    }
+    memory_region_set_enabled(&s->block.io, false);
+    memory_region_add_subregion(get_system_io(), 0, &s->block.io);
+    return true;
+}
+
+static void ich9_lpc_exit(PCIDevice *d)
+{
+    ICH9LPCState *s = (ICH9LPCState *)d;
+
+    memory_region_del_subregion(get_system_io(), &s->block.io);
+    acpi_pm_block_destroy(&s->block);
+}
+
+/* Property table --------------------------------------------------------- */
+
+/* QEMU's bit properties: bools whose help says "on/off" */
+static const PropertyInfo ich9_lpc_prop_bit = { "bool", "on/off",
+                                                PROP_KIND_BOOL };
+
+static Property ich9_lpc_properties[] = {
+    DEFINE_PROP_BOOL("noreboot", ICH9LPCState, noreboot, true),
+    DEFINE_PROP_BOOL("smm-compat", ICH9LPCState, smm_compat, false),
+    DEFINE_PROP_UNSIGNED("x-smi-broadcast", ICH9LPCState, smi_broadcast,
+                         true, ich9_lpc_prop_bit, bool),
+    DEFINE_PROP_UNSIGNED("x-smi-cpu-hotplug", ICH9LPCState, smi_cpu_hotplug,
+                         true, ich9_lpc_prop_bit, bool),
+    DEFINE_PROP_UNSIGNED("x-smi-cpu-hotunplug", ICH9LPCState,
+                         smi_cpu_hotunplug, true, ich9_lpc_prop_bit, bool),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+/* The object properties, which info qtree does not list */
+static const struct {
+    const char *name;
+    PropKind kind;
+    size_t offset;
+} ich9_lpc_object_props[] = {
+    { "acpi-pci-hotplug-with-bridge-support", PROP_KIND_BOOL,
+      offsetof(ICH9LPCState, hotplug_with_bridge) },
+    { "acpi_disable_cmd", PROP_KIND_UINT8,
+      offsetof(ICH9LPCState, acpi_disable_cmd) },
+    { "acpi_enable_cmd", PROP_KIND_UINT8,
+      offsetof(ICH9LPCState, acpi_enable_cmd) },
+    { "cpu-hotplug-legacy", PROP_KIND_BOOL,
+      offsetof(ICH9LPCState, cpu_hotplug_legacy) },
+    { "disable_s3", PROP_KIND_UINT8,
+      offsetof(ICH9LPCState, states.disable_s3) },
+    { "disable_s4", PROP_KIND_UINT8,
+      offsetof(ICH9LPCState, states.disable_s4) },
+    { "enable_tco", PROP_KIND_BOOL, offsetof(ICH9LPCState, enable_tco) },
+    { "gpe0_blk", PROP_KIND_UINT32, offsetof(ICH9LPCState, gpe0_blk) },
+    { "gpe0_blk_len", PROP_KIND_UINT32,
+      offsetof(ICH9LPCState, gpe0_blk_len) },
+    { "memory-hotplug-support", PROP_KIND_BOOL,
+      offsetof(ICH9LPCState, memory_hotplug) },
+    { "pm_io_base", PROP_KIND_UINT32, offsetof(ICH9LPCState, pm_io_base) },
+    { "s4_val", PROP_KIND_UINT8, offsetof(ICH9LPCState, states.s4_val) },
+    { "sci_int", PROP_KIND_UINT8, offsetof(ICH9LPCState, sci_int) },
+    { "x-keep-pci-slot-hpc", PROP_KIND_BOOL,
+      offsetof(ICH9LPCState, keep_pci_slot_hpc) },
+    { "x-smi-negotiated-features", PROP_KIND_UINT64,
+      offsetof(ICH9LPCState, smi_negotiated_features) },
+};
+
+/* Registration ------------------------------------------------------------ */
+
+static void ich9_lpc_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+    PCIDeviceClass *pc = PCI_DEVICE_CLASS(oc);
+    size_t i;
+
+    pc->realize = ich9_lpc_realize;
+    pc->exit = ich9_lpc_exit;
+    pc->config_write = ich9_lpc_write_config;
+    pc->vendor_id = 0x8086;
+    pc->device_id = 0x2918;
+    pc->revision = 0x02;
+    pc->class_id = 0x0601;      /* ISA bridge */
+    dc->reset = ich9_lpc_reset;
+    dc->desc = "ICH9 LPC bridge";
+    dc->categories = 1u << DEVICE_CATEGORY_BRIDGE;
+    /* part of the chipset: the board wires it */
+    dc->user_creatable = false;
+    device_class_set_props(dc, ich9_lpc_properties);
+    for (i = 0; i < G_N_ELEMENTS(ich9_lpc_object_props); i++) {
+        object_class_property_add_field(oc, ich9_lpc_object_props[i].name,
+                                        ich9_lpc_object_props[i].kind,
+                                        ich9_lpc_object_props[i].offset,
+                                        NULL, NULL);
+    }
+}
+
+static const TypeInfo ich9_lpc_info = {
+    .name = TYPE_ICH9_LPC_DEVICE,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(ICH9LPCState),
+    .instance_init = ich9_lpc_initfn,
+    .class_init = ich9_lpc_class_init,
+};
+
+static void ich9_lpc_register_types(void)
+{
+    type_register_static(&ich9_lpc_info);
+}
+type_init(ich9_lpc_register_types)

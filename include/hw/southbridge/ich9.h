@@ -1,0 +1,27 @@
+/*
+ * ICH9's LPC function of the q35 boards (00:1f.0, hw/isa/lpc_ich9.c): the
+ * ISA bridge, parent of the machine's ISA bus, holding the ACPI PM block.
+ */
+#ifndef HW_SOUTHBRIDGE_ICH9_H
+#define HW_SOUTHBRIDGE_ICH9_H
+
+#include "hw/pci/pci.h"
+
+#define TYPE_ICH9_LPC_DEVICE "ICH9-LPC"
+
+#define ICH9_LPC_DEV            0x1f
+#define ICH9_LPC_FUNC           0
+#define ICH9_LPC_NUM_GSI        24      /* its "gsi" outputs */
+
+/* ICH9-LPC's configuration registers */
+#define ICH9_LPC_PMBASE         0x40    /* I/O base, bits 15:7; bit 0 I/O */
+#define ICH9_LPC_ACPI_CTRL      0x44    /* bit 7: the PM block decodes */
+#define ICH9_LPC_ACPI_CTRL_ACPI_EN 0x80
+#define ICH9_LPC_PIRQA_ROUT     0x60    /* PIRQ[A-D] routing, 0x80: off */
+#define ICH9_LPC_PIRQE_ROUT     0x68    /* PIRQ[E-H] routing */
+#define ICH9_LPC_GEN_PMCON_1    0xa0    /* bit 4 (SMI_LOCK) stays set */
+#define ICH9_LPC_GEN_PMCON_1_SMI_LOCK 0x10
+
+#define ICH9_PM_SIZE            0x80    /* "ich9-pm" */
+
+#endif
