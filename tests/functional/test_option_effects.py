@@ -26,6 +26,7 @@ KVM skip one by one without /dev/kvm.
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -269,7 +270,8 @@ def kvm_ioctls(binary, accel):
              "-machine", "pc-q35-7.2", "-accel", accel, "-nodefaults",
              "-display", "none", "-S", "-qmp", f"unix:{d}/q,server=on,"
              "wait=off"], stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True)
         # the socket exists before the accelerator is set up; the
         # greeting comes once start-up is over
         for _ in range(200):
@@ -283,7 +285,8 @@ def kvm_ioctls(binary, accel):
                 except OSError:
                     pass
             time.sleep(0.1)
-        p.kill()
+        # the whole group: killing strace alone leaves the emulator running
+        os.killpg(p.pid, signal.SIGKILL)
         p.wait()
         text = open(log).read()
     return sorted(set(re.findall(r"KVM_SET_NR_MMU_PAGES, 0x[0-9a-f]+\) = \d+",
