@@ -107,24 +107,15 @@ static bool piix4_pm_realize(PCIDevice *d, Error **errp)
     pci_set_word(c + PIIX4_PM_SMBBA, (s->smb_io_base & 0xffff) | 1);
     c[PIIX4_PM_SMBHSTCFG] = 0x09;           /* enabled, IRQ 9 */
 
-    acpi_pm_block_init(&s->block, OBJECT(d), "piix4-pm", 0x40, &s->sci,
-                       &s->states);
-    if (!acpi_pm_block_register(&s->block)) {
-        error_setg(errp, "ACPI PM block: the board has one already");
-        acpi_pm_block_destroy(&s->block);
-        return false;
-    }
-    memory_region_set_enabled(&s->block.io, false);
-    memory_region_add_subregion(get_system_io(), 0, &s->block.io);
-    return true;
+    return acpi_pm_block_realize(&s->block, OBJECT(d), "piix4-pm", 0x40,
+                                 &s->sci, &s->states, errp);
 }
 
 static void piix4_pm_exit(PCIDevice *d)
 {
     PIIX4PMState *s = (PIIX4PMState *)d;
 
-    memory_region_del_subregion(get_system_io(), &s->block.io);
-    acpi_pm_block_destroy(&s->block);
+    acpi_pm_block_unrealize(&s->block);
 }
 
 /* Property table --------------------------------------------------------- */

@@ -104,9 +104,9 @@ static void acpi_pm_block_add(AcpiPMBlock *b, Object *owner, MemoryRegion *mr,
     memory_region_add_subregion(&b->io, offset, mr);
 }
 
-void acpi_pm_block_init(AcpiPMBlock *b, Object *owner, const char *name,
-                        uint64_t size, qemu_irq *sci,
-                        const AcpiSleepStates *states)
+static void acpi_pm_block_init(AcpiPMBlock *b, Object *owner, const char *name,
+                               uint64_t size, qemu_irq *sci,
+                               const AcpiSleepStates *states)
 {
     b->sci = sci;
     b->states = states;
@@ -125,7 +125,24 @@ void acpi_pm_block_init(AcpiPMBlock *b, Object *owner, const char *name,
     memory_region_transaction_commit();
 }
 
-void acpi_pm_block_destroy(AcpiPMBlock *b)
+static bool acpi_pm_block_register(AcpiPMBlock *b)
+{
+    if (board_block) {
+        return false;
+    }
+    board_block = b;
+    runstate_set_wakeup_hook(acpi_pm_block_wakeup);
+    return true;
+}
+
+static void acpi_pm_block_unregister(AcpiPMBlock *b)
+{
+    if (board_block == b) {
+        board_block = NULL;
+    }
+}
+
+static void acpi_pm_block_destroy(AcpiPMBlock *b)
 {
     if (!b->sci) {
         return;                 /* never initialized */
@@ -146,19 +163,23 @@ void acpi_pm_block_reset(AcpiPMBlock *b)
     acpi_pm_state_reset(&b->pm);
 }
 
-bool acpi_pm_block_register(AcpiPMBlock *b)
+bool acpi_pm_block_realize(AcpiPMBlock *b, Object *owner, const char *name,
+                           uint64_t size, qemu_irq *sci,
+                           const AcpiSleepStates *states, Error **errp)
 {
-    if (board_block) {
+    acpi_pm_block_init(b, owner, name, size, sci, states);
+    if (!acpi_pm_block_register(b)) {
+        error_setg(errp, "ACPI PM block: the board has one already");
+        acpi_pm_block_destroy(b);
         return false;
     }
-    board_block = b;
-    runstate_set_wakeup_hook(acpi_pm_block_wakeup);
+    memory_region_set_enabled(&b->io, false);
+    memory_region_add_subregion(get_system_io(), 0, &b->io);
     return true;
 }
 
-void acpi_pm_block_unregister(AcpiPMBlock *b)
+void acpi_pm_block_unrealize(AcpiPMBlock *b)
 {
-    if (board_block == b) {
-        board_block = NULL;
-    }
+    memory_region_del_subregion(get_system_io(), &b->io);
+    acpi_pm_block_destroy(b);
 }

@@ -138,24 +138,16 @@ static bool ich9_lpc_realize(PCIDevice *d, Error **errp)
     if (!isa_bus_new(DEVICE(d), get_system_io(), errp)) {
         return false;
     }
-    acpi_pm_block_init(&s->block, OBJECT(d), "ich9-pm", ICH9_PM_SIZE,
-                       &s->gsi[ICH9_LPC_SCI_GSI], &s->states);
-    if (!acpi_pm_block_register(&s->block)) {
-        error_setg(errp, "ACPI PM block: the board has one already");
-        acpi_pm_block_destroy(&s->block);
-        return false;
-    }
-    memory_region_set_enabled(&s->block.io, false);
-    memory_region_add_subregion(get_system_io(), 0, &s->block.io);
-    return true;
+    return acpi_pm_block_realize(&s->block, OBJECT(d), "ich9-pm",
+                                 ICH9_PM_SIZE, &s->gsi[ICH9_LPC_SCI_GSI],
+                                 &s->states, errp);
 }
 
 static void ich9_lpc_exit(PCIDevice *d)
 {
     ICH9LPCState *s = (ICH9LPCState *)d;
 
-    memory_region_del_subregion(get_system_io(), &s->block.io);
-    acpi_pm_block_destroy(&s->block);
+    acpi_pm_block_unrealize(&s->block);
 }
 
 /* Property table --------------------------------------------------------- */

@@ -21,17 +21,18 @@ typedef struct AcpiPMBlock {
     const AcpiSleepStates *states;      /* the owner's properties */
 } AcpiPMBlock;
 
-/* Makes the regions (owned by owner; io not mapped anywhere yet) */
-void acpi_pm_block_init(AcpiPMBlock *b, Object *owner, const char *name,
-                        uint64_t size, qemu_irq *sci,
-                        const AcpiSleepStates *states);
-void acpi_pm_block_destroy(AcpiPMBlock *b);
 void acpi_pm_block_reset(AcpiPMBlock *b);
 /*
- * The board's block (one per machine): the power button, system_wakeup
- * and acpi_pm_sleep_states() go to it; false if one is registered
+ * What PIIX4_PM and ICH9-LPC realize: the regions (owned by owner), the
+ * block registered as the board's one, which the power button,
+ * system_wakeup and acpi_pm_sleep_states() go to (else "the board has
+ * one already"), and io in the I/O space, disabled until the owner's
+ * PMBASE places and enables it
  */
-bool acpi_pm_block_register(AcpiPMBlock *b);
-void acpi_pm_block_unregister(AcpiPMBlock *b);
+bool acpi_pm_block_realize(AcpiPMBlock *b, Object *owner, const char *name,
+                           uint64_t size, qemu_irq *sci,
+                           const AcpiSleepStates *states, Error **errp);
+/* Its reverse, for the owner's exit */
+void acpi_pm_block_unrealize(AcpiPMBlock *b);
 
 #endif
