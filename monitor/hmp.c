@@ -118,6 +118,41 @@ static void info_cpus(GString *out, JsonArray *a)
     }
 }
 
+/* Each possible vCPU, its ids in QEMU 7.2's fixed order */
+static void info_hotpluggable_cpus(GString *out, JsonArray *a)
+{
+    static const char *const ids[] = {
+        "node-id", "socket-id", "die-id", "core-id", "thread-id",
+    };
+    guint i;
+    size_t k;
+
+    g_string_append(out, "Hotpluggable CPUs:\r\n");
+    for (i = 0; i < json_array_get_length(a); i++) {
+        JsonObject *c = json_array_get_object_element(a, i);
+        JsonObject *props = json_object_get_object_member(c, "props");
+
+        g_string_append_printf(out, "  type: \"%s\"\r\n",
+                               json_object_get_string_member(c, "type"));
+        g_string_append_printf(out, "  vcpus_count: \"%" G_GINT64_FORMAT
+                               "\"\r\n",
+                               json_object_get_int_member(c, "vcpus-count"));
+        if (json_object_has_member(c, "qom-path")) {
+            g_string_append_printf(
+                out, "  qom_path: \"%s\"\r\n",
+                json_object_get_string_member(c, "qom-path"));
+        }
+        g_string_append(out, "  CPUInstance Properties:\r\n");
+        for (k = 0; k < G_N_ELEMENTS(ids); k++) {
+            if (json_object_has_member(props, ids[k])) {
+                g_string_append_printf(
+                    out, "    %s: \"%" G_GINT64_FORMAT "\"\r\n", ids[k],
+                    json_object_get_int_member(props, ids[k]));
+            }
+        }
+    }
+}
+
 static void info_chardev(GString *out, JsonArray *a)
 {
     guint i;
@@ -270,6 +305,8 @@ static const struct {
       info_chardev },
     { "cpus", "query-cpus-fast", "each vCPU and its thread", NULL,
       info_cpus },
+    { "hotpluggable-cpus", "query-hotpluggable-cpus", "the possible vCPUs "
+      "and their slots", NULL, info_hotpluggable_cpus },
     { "iothreads", "query-iothreads", "the iothread objects", NULL,
       info_iothreads },
     { "kvm", "query-kvm", "whether KVM runs the guest", info_kvm, NULL },

@@ -132,6 +132,7 @@ static DeviceState *qdev_device_add_from_dict(JsonObject *opts,
                                               bool from_json, Error **errp)
 {
     const char *driver, *path, *id;
+    const HotplugHandlerOps *ops;
     DeviceClass *dc;
     DeviceState *dev;
     BusState *bus = NULL;
@@ -170,7 +171,10 @@ static DeviceState *qdev_device_add_from_dict(JsonObject *opts,
         error_setg(errp, "Bus '%s' does not support hotplugging", bus->name);
         return NULL;
     }
-    dev = qdev_new(driver);
+    dev = qdev_new_for_user((ObjectClass *)dc, errp);
+    if (!dev) {
+        return NULL;
+    }
     if (dev->post_init_error) {
         /* A -global for it failed: QEMU stops there */
         error_propagate(errp, dev->post_init_error);
@@ -178,7 +182,7 @@ static DeviceState *qdev_device_add_from_dict(JsonObject *opts,
         object_unref(OBJECT(dev));
         return NULL;
     }
-    if (qdev_machine_ready() && !bus) {
+    if (qdev_machine_ready() && !bus && !qdev_get_hotplug_handler(dev, &ops)) {
         error_setg(errp, "Device '%s' can not be hotplugged on this machine",
                    driver);
         object_unref(OBJECT(dev));
@@ -415,16 +419,11 @@ static DeviceState *find_device_state(const char *id, Error **errp)
 JsonNode *qmp_device_del(const QmpArgsDeviceDel *args, Error **errp)
 {
     DeviceState *dev = find_device_state(args->id, errp);
+    const HotplugHandlerOps *ops;
+    Object *handler;
     BusState *bus;
 
     if (!dev) {
-        return NULL;
-    }
-    /* The first vCPU, as QEMU 7.2's x86 CPU unplug refuses it */
-    if (current_machine && current_machine->cpus &&
-        current_machine->cpus->len &&
-        g_ptr_array_index(current_machine->cpus, 0) == (gpointer)dev) {
-        error_setg(errp, "Boot CPU is unpluggable");
         return NULL;
     }
     bus = dev->parent_bus;
@@ -432,7 +431,9 @@ JsonNode *qmp_device_del(const QmpArgsDeviceDel *args, Error **errp)
         error_setg(errp, "Bus '%s' does not support hotplugging", bus->name);
         return NULL;
     }
-    if (!DEVICE_GET_CLASS(dev)->hotpluggable || !bus) {
+    handler = qdev_get_hotplug_handler(dev, &ops);
+    if (!DEVICE_GET_CLASS(dev)->hotpluggable || !handler ||
+        !ops->unplug_request) {
         error_setg(errp, "Device '%s' does not support hotplugging",
                    object_get_typename(OBJECT(dev)));
         return NULL;
@@ -442,7 +443,7 @@ JsonNode *qmp_device_del(const QmpArgsDeviceDel *args, Error **errp)
                    args->id);
         return NULL;
     }
-    if (!bus->hotplug_ops->unplug_request(bus->hotplug_handler, dev, errp)) {
+    if (!ops->unplug_request(handler, dev, errp)) {
         return NULL;
     }
     return json_node_init_object(json_node_alloc(), json_object_new());

@@ -702,9 +702,12 @@ static void *vcpu_thread_fn(void *opaque)
     KVMVCPU *v = opaque;
     char name[16];
 
+    pthread_mutex_lock(&vcpu_lock);
     v->tid = (int)syscall(SYS_gettid);
+    pthread_cond_broadcast(&vcpu_cond);
+    pthread_mutex_unlock(&vcpu_lock);
     if (qemu_debug_threads) {
-        snprintf(name, sizeof(name), "CPU %d/KVM", v->index);
+        snprintf(name, sizeof(name), "CPU %d/KVM", v->cpu->cpu_index);
         pthread_setname_np(pthread_self(), name);
     }
 
@@ -887,6 +890,36 @@ bool kvm_init_vcpus(MachineState *ms, Error **errp)
         }
     }
     return kvm_create_vcpu_threads(errp);
+}
+
+bool kvm_hotplug_vcpu(MachineState *ms, X86CPU *cpu, Error **errp)
+{
+    KVMVCPU *v;
+    int ret;
+
+    if (!vcpus_started) {
+        return true;
+    }
+    if (!kvm_init_vcpu(ms, cpu, errp)) {
+        return false;
+    }
+    v = g_hash_table_lookup(kvm_state->vcpus, cpu);
+    ret = pthread_create(&v->thread, NULL, vcpu_thread_fn, v);
+    if (ret) {
+        /* The fd stays: KVM cannot destroy a vCPU; the id is used up */
+        error_setg(errp, "kvm: cannot create the thread of vCPU %d: %s",
+                   cpu->cpu_index, strerror(ret));
+        g_hash_table_remove(kvm_state->vcpus, cpu);
+        g_ptr_array_remove(kvm_state->vcpu_list, v);
+        return false;
+    }
+    /* query-cpus-fast shows its thread id at once */
+    pthread_mutex_lock(&vcpu_lock);
+    while (v->tid <= 0) {
+        pthread_cond_wait(&vcpu_cond, &vcpu_lock);
+    }
+    pthread_mutex_unlock(&vcpu_lock);
+    return true;
 }
 
 /* The threads exist since start-up (kvm_create_vcpu_threads) */

@@ -132,6 +132,7 @@ static void machine_finalize(Object *obj)
 
     g_free(ms->boot_order);
     g_free(ms->boot_once);
+    g_free(ms->possible_cpus);
 }
 
 static const TypeInfo machine_info = {
@@ -459,6 +460,84 @@ void machine_class_init_cpu_env(MachineClass *mc, X86CPUEnv *env,
     env->legacy_kvm_x2apic_default = mc->legacy_kvm_x2apic_default;
 }
 
+/* Bits that hold ids 0..count-1 */
+static unsigned topo_width(unsigned count)
+{
+    return count > 1 ? 32 - __builtin_clz(count - 1) : 0;
+}
+
+uint32_t machine_apic_id_from_topo(const SMPConfiguration *smp,
+                                   unsigned socket, unsigned die,
+                                   unsigned core, unsigned thread)
+{
+    unsigned core_shift = topo_width(MAX(smp->threads, 1));
+    unsigned die_shift = core_shift + topo_width(MAX(smp->cores, 1));
+    unsigned socket_shift = die_shift + topo_width(MAX(smp->dies, 1));
+
+    return (socket << socket_shift) | (die << die_shift) |
+           (core << core_shift) | thread;
+}
+
+void machine_topo_from_apic_id(const SMPConfiguration *smp, uint32_t apic_id,
+                               unsigned *socket, unsigned *die,
+                               unsigned *core, unsigned *thread)
+{
+    unsigned thread_bits = topo_width(MAX(smp->threads, 1));
+    unsigned core_bits = topo_width(MAX(smp->cores, 1));
+    unsigned die_bits = topo_width(MAX(smp->dies, 1));
+
+    *thread = apic_id & ((1u << thread_bits) - 1);
+    *core = (apic_id >> thread_bits) & ((1u << core_bits) - 1);
+    *die = (apic_id >> (thread_bits + core_bits)) & ((1u << die_bits) - 1);
+    *socket = apic_id >> (thread_bits + core_bits + die_bits);
+}
+
+void machine_init_possible_cpus(MachineState *ms)
+{
+    unsigned threads = MAX(ms->smp.threads, 1);
+    unsigned cores = MAX(ms->smp.cores, 1);
+    unsigned dies = MAX(ms->smp.dies, 1);
+    unsigned i, n = MAX(ms->smp.max_cpus, 1);
+
+    if (ms->possible_cpus) {
+        return;
+    }
+    ms->possible_cpus = g_new0(CPUSlot, n);
+    for (i = 0; i < n; i++) {
+        CPUSlot *s = &ms->possible_cpus[i];
+
+        s->thread = i % threads;
+        s->core = (i / threads) % cores;
+        s->die = (i / (threads * cores)) % dies;
+        s->socket = i / (threads * cores * dies);
+        s->apic_id = machine_apic_id_from_topo(&ms->smp, s->socket, s->die,
+                                               s->core, s->thread);
+    }
+}
+
+uint32_t machine_apic_id_limit(MachineState *ms)
+{
+    machine_init_possible_cpus(ms);
+    return ms->possible_cpus[MAX(ms->smp.max_cpus, 1) - 1].apic_id + 1;
+}
+
+CPUSlot *machine_find_cpu_slot(MachineState *ms, uint32_t apic_id,
+                               unsigned *index)
+{
+    unsigned i;
+
+    machine_init_possible_cpus(ms);
+    for (i = 0; i < MAX(ms->smp.max_cpus, 1); i++) {
+        if (ms->possible_cpus[i].apic_id == apic_id) {
+            if (index) {
+                *index = i;
+            }
+            return &ms->possible_cpus[i];
+        }
+    }
+    return NULL;
+}
+
 bool machine_create_cpus(MachineState *ms, Error **errp)
 {
     MachineClass *mc = MACHINE_GET_CLASS(ms);
@@ -474,7 +553,9 @@ bool machine_create_cpus(MachineState *ms, Error **errp)
         return false;
     }
     ms->cpus = g_ptr_array_new();
+    machine_init_possible_cpus(ms);
     for (i = 0; i < ms->smp.cpus; i++) {
+        CPUSlot *slot = &ms->possible_cpus[i];
         X86CPU *cpu = x86_cpu_new(oc, &ms->cpu_env, mc->compat_props,
                                   ms->global_props, ms->cpu_opts, errp);
         char *name;
@@ -483,7 +564,11 @@ bool machine_create_cpus(MachineState *ms, Error **errp)
             return false;
         }
         cpu->cpu_index = i;
-        cpu->apic_id = i;
+        cpu->apic_id = slot->apic_id;
+        cpu->socket_id = slot->socket;
+        cpu->die_id = slot->die;
+        cpu->core_id = slot->core;
+        cpu->thread_id = slot->thread;
         cpu->nr_dies = ms->smp.dies;
         cpu->nr_cores = ms->smp.cores;
         cpu->nr_threads = ms->smp.threads;
@@ -498,6 +583,7 @@ bool machine_create_cpus(MachineState *ms, Error **errp)
         address_space_init(&cpu->as, get_system_memory(), name);
         g_free(name);
         g_ptr_array_add(ms->cpus, cpu);
+        slot->cpu = cpu;
         object_unref(OBJECT(cpu));
     }
     return true;

@@ -220,10 +220,44 @@ static void qbus_set_realized(BusState *bus, bool realized)
     bus->realized = realized;
 }
 
+static Object *(*machine_hotplug_handler_for)(DeviceState *dev,
+                                              const HotplugHandlerOps **ops);
+
+void qdev_set_machine_hotplug_handler(
+    Object *(*handler_for)(DeviceState *dev, const HotplugHandlerOps **ops))
+{
+    machine_hotplug_handler_for = handler_for;
+}
+
+Object *qdev_get_hotplug_handler(DeviceState *dev,
+                                 const HotplugHandlerOps **ops)
+{
+    BusState *bus = dev->parent_bus;
+
+    if (bus) {
+        *ops = bus->hotplug_ops;
+        return bus->hotplug_handler;
+    }
+    *ops = NULL;
+    return machine_hotplug_handler_for ? machine_hotplug_handler_for(dev, ops)
+                                       : NULL;
+}
+
+DeviceState *qdev_new_for_user(ObjectClass *oc, Error **errp)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+
+    if (dc->create) {
+        return dc->create(oc, errp);
+    }
+    return DEVICE(object_new_with_class(oc));
+}
+
 static bool device_realize(DeviceState *dev, Error **errp)
 {
     DeviceClass *dc = DEVICE_GET_CLASS(dev);
-    BusState *bus = dev->parent_bus;
+    const HotplugHandlerOps *ops;
+    Object *handler = qdev_get_hotplug_handler(dev, &ops);
     guint i;
 
     if (dev->post_init_error) {
@@ -234,11 +268,13 @@ static bool device_realize(DeviceState *dev, Error **errp)
     if (!OBJECT(dev)->parent) {
         qdev_add_unattached(OBJECT(dev));
     }
+    if (handler && ops->pre_plug && !ops->pre_plug(handler, dev, errp)) {
+        return false;
+    }
     if (dc->realize && !dc->realize(dev, errp)) {
         return false;
     }
-    if (bus && bus->hotplug_handler && bus->hotplug_ops->plug &&
-        !bus->hotplug_ops->plug(bus->hotplug_handler, dev, errp)) {
+    if (handler && ops->plug && !ops->plug(handler, dev, errp)) {
         if (dc->unrealize) {
             dc->unrealize(dev);
         }

@@ -447,17 +447,10 @@ static GByteArray *build_fadt(AcpiBuild *b, uint64_t facs, uint64_t dsdt)
     return t;
 }
 
+/* The possible vCPUs (QEMU 7.2 lists them all, the absent ones disabled) */
 static unsigned build_cpu_count(MachineState *ms)
 {
-    return ms->cpus && ms->cpus->len ? ms->cpus->len : ms->smp.cpus;
-}
-
-static uint32_t build_cpu_apic_id(MachineState *ms, unsigned i)
-{
-    if (ms->cpus && i < ms->cpus->len) {
-        return ((X86CPU *)g_ptr_array_index(ms->cpus, i))->apic_id;
-    }
-    return i;
+    return MAX(ms->smp.max_cpus, 1);
 }
 
 static void madt_append_iso(GByteArray *t, uint8_t irq, uint32_t gsi,
@@ -479,22 +472,27 @@ static GByteArray *build_madt(AcpiBuild *b, MachineState *ms)
     append32(t, APIC_DEFAULT_ADDRESS);
     append32(t, MADT_FLAG_PCAT_COMPAT);     /* the 8259s are there too */
 
+    machine_init_possible_cpus(ms);
     for (i = 0; i < n; i++) {
-        uint32_t apic_id = build_cpu_apic_id(ms, i);
+        uint32_t apic_id = ms->possible_cpus[i].apic_id;
+        /* Tables built without vCPUs (unit tests): the -smp ones */
+        bool present = ms->cpus && ms->cpus->len ? !!ms->possible_cpus[i].cpu
+                                                 : i < ms->smp.cpus;
+        uint32_t flags = present ? MADT_LAPIC_ENABLED : 0;
 
         if (apic_id < 0xff && i < 0xff) {
             append8(t, MADT_LAPIC);
             append8(t, 8);
             append8(t, i);                  /* ACPI processor UID */
             append8(t, apic_id);
-            append32(t, MADT_LAPIC_ENABLED);
+            append32(t, flags);
         } else {
             /* 0xFF is the broadcast ID: larger IDs need the x2APIC form */
             append8(t, MADT_LOCAL_X2APIC);
             append8(t, 16);
             append16(t, 0);
             append32(t, apic_id);
-            append32(t, MADT_LAPIC_ENABLED);
+            append32(t, flags);
             append32(t, i);                 /* ACPI processor UID */
         }
     }

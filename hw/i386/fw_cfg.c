@@ -213,7 +213,7 @@ FWCfgState *pc_fw_cfg_create(MachineState *ms, Error **errp)
     FWCfgState *s;
     uint8_t uuid[16] = { 0 };
     uint8_t hpet[FW_CFG_HPET_SIZE] = { 0 };
-    uint32_t apic_id_limit = ms->smp.max_cpus;
+    uint32_t apic_id_limit = machine_apic_id_limit(ms);
     uint64_t *numa;
     uint32_t fail_wait;
     uint64_t feature_control;
@@ -241,7 +241,7 @@ FWCfgState *pc_fw_cfg_create(MachineState *ms, Error **errp)
     fw_cfg_add_i16(s, FW_CFG_BOOT_MENU, ms->boot_menu);
     fw_cfg_add_i64(s, FW_CFG_RAM_SIZE, ms->ram_size);
     fw_cfg_add_i16(s, FW_CFG_NB_CPUS, ms->smp.cpus);
-    /* The APIC ID limit: vCPU i has APIC ID i here */
+    /* The APIC ID limit: one more than the last possible vCPU's */
     fw_cfg_add_i16(s, FW_CFG_MAX_CPUS, apic_id_limit);
     /* No -numa: the node count 0, then per-CPU and per-node zeros */
     numa = g_new0(uint64_t, 1 + apic_id_limit);

@@ -652,6 +652,7 @@ bool pc_machine_init(MachineState *ms, Error **errp)
     if (!machine_create_cpus(ms, errp) || !pc_boot_check(ms, errp)) {
         return false;
     }
+    pc_cpu_hotplug_init(ms);
     pc_basic_ports_init();
     if (!pc_fw_cfg_create(ms, errp) || !pc_devices_create(ms, errp)) {
         return false;

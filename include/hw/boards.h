@@ -64,6 +64,16 @@ typedef struct SMPConfiguration {
     unsigned cpus, sockets, dies, cores, threads, max_cpus;
 } SMPConfiguration;
 
+/*
+ * A possible vCPU (one of -smp maxcpus): its topology ids, its APIC ID as
+ * QEMU 7.2 derives it, and the vCPU once one is plugged
+ */
+typedef struct CPUSlot {
+    unsigned socket, die, core, thread;
+    uint32_t apic_id;
+    X86CPU *cpu;                /* NULL: empty */
+} CPUSlot;
+
 typedef enum KernelIrqchip {
     KERNEL_IRQCHIP_ON,
     KERNEL_IRQCHIP_OFF,
@@ -109,11 +119,30 @@ struct MachineState {
     KernelIrqchip kernel_irqchip;
     X86CPUEnv cpu_env;
     X86HostCaps *host;
-    GPtrArray *cpus;            /* X86CPU* */
+    GPtrArray *cpus;            /* X86CPU*, in creation order */
+    CPUSlot *possible_cpus;     /* smp.max_cpus of them, by cpu-index */
     uint64_t acpi_rsdp;         /* 0 without ACPI tables */
 };
 
 #define MACHINE(obj) ((MachineState *)(obj))
+
+/*
+ * The possible vCPUs (ms->possible_cpus from -smp), and the APIC IDs of
+ * a topology: each level's ids packed in as few bits as hold them, threads
+ * lowest, as QEMU 7.2 (and CPUID leaf 0xB) have them
+ */
+void machine_init_possible_cpus(MachineState *ms);
+uint32_t machine_apic_id_from_topo(const SMPConfiguration *smp,
+                                   unsigned socket, unsigned die,
+                                   unsigned core, unsigned thread);
+void machine_topo_from_apic_id(const SMPConfiguration *smp, uint32_t apic_id,
+                               unsigned *socket, unsigned *die,
+                               unsigned *core, unsigned *thread);
+/* One more than the largest possible APIC ID (fw_cfg's MAX_CPUS) */
+uint32_t machine_apic_id_limit(MachineState *ms);
+/* The slot of a possible APIC ID, and its index; NULL if none */
+CPUSlot *machine_find_cpu_slot(MachineState *ms, uint32_t apic_id,
+                               unsigned *index);
 
 /* Registers one machine type; class_init data is the MachineClass setup. */
 typedef void MachineOptionsFunc(MachineClass *mc);

@@ -81,6 +81,11 @@ typedef struct DeviceClass {
      * instance post-init (X86CPU does, after loading its model)
      */
     bool globals_applied_by_type;
+    /*
+     * Makes the instance for -device/device_add (NULL: object_new): X86CPU
+     * loads its model and the machine's -cpu options there
+     */
+    DeviceState *(*create)(ObjectClass *oc, Error **errp);
     DeviceRealize *realize;
     DeviceUnrealize *unrealize;
     DeviceReset *reset;
@@ -121,6 +126,8 @@ typedef struct BusClass {
 
 /* Who may plug devices into a bus at run time, and how */
 typedef struct HotplugHandlerOps {
+    /* Before the device's realize: refuses what cannot be plugged */
+    bool (*pre_plug)(Object *handler, DeviceState *dev, Error **errp);
     bool (*plug)(Object *handler, DeviceState *dev, Error **errp);
     /* Asks the guest (or does it at once, calling qdev_unplug_complete) */
     bool (*unplug_request)(Object *handler, DeviceState *dev, Error **errp);
@@ -239,6 +246,18 @@ BusState *qbus_find_recursive(BusState *bus, const char *name,
 BusState *qbus_find(const char *path, Error **errp);
 /* The device of this id below bus, or NULL */
 DeviceState *qdev_find_recursive(BusState *bus, const char *id);
+/*
+ * The machine's handler for devices on no bus (QEMU's
+ * get_hotplug_handler; the PC boards take vCPUs): handler_for returns
+ * the handler of dev, or NULL
+ */
+void qdev_set_machine_hotplug_handler(
+    Object *(*handler_for)(DeviceState *dev, const HotplugHandlerOps **ops));
+/* dev's handler: its bus's, else the machine's for bus-less devices */
+Object *qdev_get_hotplug_handler(DeviceState *dev,
+                                 const HotplugHandlerOps **ops);
+/* A new instance of oc for -device/device_add (DeviceClass.create) */
+DeviceState *qdev_new_for_user(ObjectClass *oc, Error **errp);
 /* Called by a hotplug handler once an unplug is done */
 void qdev_unplug_complete(DeviceState *dev);
 

@@ -43,6 +43,11 @@ bool kvm_init_vcpu(MachineState *ms, X86CPU *cpu, Error **errp);
 bool kvm_init_vcpus(MachineState *ms, Error **errp);
 /* A vCPU's thread id (for query-cpus-fast); the main thread's before run */
 int kvm_vcpu_thread_id(X86CPU *cpu);
+/*
+ * A vCPU plugged after start-up: its vCPU fd and thread now (parked while
+ * the VM is stopped).  Before kvm_init_vcpus() nothing: that makes it.
+ */
+bool kvm_hotplug_vcpu(MachineState *ms, X86CPU *cpu, Error **errp);
 
 /*
  * Installs the run-state hooks (stop/cont pause and resume the vCPU

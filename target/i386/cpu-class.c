@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "exec/memory.h"
+#include "hw/boards.h"
 #include "qemu/option.h"
 #include "target/i386/cpu.h"
 #include "target/i386/cpu-internal.h"
@@ -334,6 +336,57 @@ static bool x86_cpu_set_model_id(Object *obj, ObjectProperty *prop,
     return true;
 }
 
+/* -device, device_add ------------------------------------------------------ */
+
+static const X86CPUEnv x86_cpu_qtest_env = { .accel = X86_ACCEL_QTEST };
+
+/*
+ * A vCPU as the machine's -smp vCPUs are made: the model, compat entries,
+ * -global, and the -cpu options when it is -cpu's type (QEMU 7.2 makes
+ * them globals of that type)
+ */
+static DeviceState *x86_cpu_create(ObjectClass *oc, Error **errp)
+{
+    MachineState *ms = current_machine;
+    const X86CPUOptions *opts = NULL;
+    X86CPU *cpu;
+
+    if (ms && ms->cpu_opts &&
+        !strcmp(ms->cpu_opts->typename, object_class_get_name(oc))) {
+        opts = ms->cpu_opts;
+    }
+    cpu = x86_cpu_new(oc, ms ? &ms->cpu_env : &x86_cpu_qtest_env,
+                      ms ? MACHINE_GET_CLASS(ms)->compat_props : NULL,
+                      ms ? ms->global_props : NULL, opts, errp);
+    if (!cpu) {
+        return NULL;
+    }
+    if (ms) {
+        cpu->nr_dies = ms->smp.dies;
+        cpu->nr_cores = ms->smp.cores;
+        cpu->nr_threads = ms->smp.threads;
+    }
+    return DEVICE(cpu);
+}
+
+/* After the machine's pre-plug gave it its APIC ID and cpu-index */
+static bool x86_cpu_device_realize(DeviceState *dev, Error **errp)
+{
+    MachineState *ms = current_machine;
+    X86CPU *cpu = X86_CPU(dev);
+    char *name;
+
+    if (!x86_cpu_realize(cpu, ms ? &ms->cpu_env : &x86_cpu_qtest_env,
+                         errp)) {
+        return false;
+    }
+    /* QEMU's per-vCPU address space, in info mtree */
+    name = g_strdup_printf("cpu-memory-%d", cpu->cpu_index);
+    address_space_init(&cpu->as, get_system_memory(), name);
+    g_free(name);
+    return true;
+}
+
 #define FIELD(name, kind, field, def)                                        \
     object_class_property_add_field(oc, name, kind, offsetof(X86CPU, field), \
                                     def, NULL)
@@ -345,10 +398,15 @@ static void x86_cpu_class_init(ObjectClass *oc, void *data)
 
     /*
      * x86_cpu_new() loads the model, then applies compat entries and
-     * -global in design §1's order; -device cannot add vCPUs here
+     * -global in design §1's order; -device and device_add go through it
+     * too (x86_cpu_create) and into a free slot of -smp maxcpus (the
+     * machine's hotplug handler, hw/i386/pc-cpu-plug.c)
      */
     dc->globals_applied_by_type = true;
-    dc->user_creatable = false;
+    dc->user_creatable = true;
+    dc->hotpluggable = true;
+    dc->create = x86_cpu_create;
+    dc->realize = x86_cpu_device_realize;
     dc->categories = 1u << DEVICE_CATEGORY_CPU;
 
     x86_cpu_register_feature_props(oc);

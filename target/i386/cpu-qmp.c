@@ -226,18 +226,16 @@ JsonNode *qmp_query_cpu_model_expansion(
 static JsonObject *cpu_instance_props(MachineState *ms, unsigned index)
 {
     JsonObject *p = json_object_new();
-    unsigned threads = MAX(ms->smp.threads, 1);
-    unsigned cores = MAX(ms->smp.cores, 1);
-    unsigned dies = MAX(ms->smp.dies, 1);
+    CPUSlot *slot;
 
-    json_object_set_int_member(p, "core-id", (index / threads) % cores);
-    json_object_set_int_member(p, "thread-id", index % threads);
-    if (dies > 1) {
-        json_object_set_int_member(p, "die-id",
-                                   (index / (threads * cores)) % dies);
+    machine_init_possible_cpus(ms);
+    slot = &ms->possible_cpus[index];
+    json_object_set_int_member(p, "core-id", slot->core);
+    json_object_set_int_member(p, "thread-id", slot->thread);
+    if (ms->smp.dies > 1) {
+        json_object_set_int_member(p, "die-id", slot->die);
     }
-    json_object_set_int_member(p, "socket-id",
-                               index / (threads * cores * dies));
+    json_object_set_int_member(p, "socket-id", slot->socket);
     return p;
 }
 
@@ -267,8 +265,7 @@ JsonNode *qmp_query_cpus_fast(Error **errp)
 
 /*
  * Every possible CPU (maxcpus), the last first as QEMU 7.2 lists them;
- * the present ones with their qom-path.  (Plugging one with device_add is
- * not modelled yet: the slots without qom-path stay empty.)
+ * the plugged ones with their qom-path
  */
 JsonNode *qmp_query_hotpluggable_cpus(Error **errp)
 {
@@ -285,23 +282,23 @@ JsonNode *qmp_query_hotpluggable_cpus(Error **errp)
     }
     mc = MACHINE_GET_CLASS(ms);
     type = ms->cpu_opts ? ms->cpu_opts->typename : mc->default_cpu_type;
+    machine_init_possible_cpus(ms);
     arr = json_array_new();
-    for (i = (int)MAX(ms->smp.max_cpus, ms->cpus->len) - 1; i >= 0; i--) {
+    for (i = (int)MAX(ms->smp.max_cpus, 1) - 1; i >= 0; i--) {
+        X86CPU *cpu = ms->possible_cpus[i].cpu;
         JsonObject *o = json_object_new();
 
         json_object_set_object_member(o, "props", cpu_instance_props(ms, i));
         json_object_set_int_member(o, "vcpus-count", 1);
-        if ((guint)i < ms->cpus->len) {
-            Object *cpu = g_ptr_array_index(ms->cpus, i);
-            char *path = object_get_canonical_path(cpu);
+        if (cpu) {
+            char *path = object_get_canonical_path(OBJECT(cpu));
 
             json_object_set_string_member(o, "qom-path", path);
-            json_object_set_string_member(o, "type",
-                                          object_get_typename(cpu));
             g_free(path);
-        } else {
-            json_object_set_string_member(o, "type", type);
         }
+        json_object_set_string_member(o, "type",
+                                      cpu ? object_get_typename(OBJECT(cpu))
+                                          : type);
         json_array_add_object_element(arr, o);
     }
     return json_node_init_array(json_node_alloc(), arr);

@@ -43,6 +43,9 @@ OPTION_SETS = [
     ["-m", "3G", "-smp", "1,maxcpus=4",
      "-boot", "menu=on,splash-time=12,reboot-timeout=15"],
     ["-m", "128", "-cpu", "Haswell", "-machine", "acpi=off"],
+    # cores=3 takes 2 bits of the APIC ID: MAX_CPUS (the APIC ID limit)
+    # is 7 for 6 possible vCPUs, and the NUMA item grows with it
+    ["-m", "256", "-smp", "2,sockets=2,cores=3,maxcpus=6"],
 ]
 
 # Built by QEMU 7.2's ACPI/SMBIOS generators and option ROMs, which this

@@ -32,7 +32,16 @@ typedef struct TablesCase {
     bool q35;
     uint16_t pvpanic;           /* its port, 0: no pvpanic */
     const char *oem_id;         /* x-oem-id, NULL: QEMU's default */
+    /*
+     * -smp cpus,cores=C,maxcpus=M (0: one core per socket, maxcpus=cpus)
+     * and the APIC IDs the MADT must list (NULL: 0, 1, 2, ...)
+     */
+    unsigned cores, max_cpus;
+    const uint32_t *apic_ids;
 } TablesCase;
+
+/* cores=3 takes 2 bits: socket 1's cores start at APIC ID 4 */
+static const uint32_t apic_ids_3cores[] = { 0, 1, 2, 4, 5, 6 };
 
 static const TablesCase tables_cases[] = {
     { "pc-q35/1cpu",      "pc-q35-8.0",     1,   true },
@@ -41,6 +50,9 @@ static const TablesCase tables_cases[] = {
     { "pc-i440fx/4cpu",   "pc-i440fx-8.0",  4,   false },
     { "pc-q35/288cpu",    "pc-q35-8.0",     288, true },   /* x2APIC */
     { "pc-i440fx/x-oem-id", "pc-i440fx-8.0", 1,   false, 0, "ABC" },
+    /* Every possible vCPU is listed; those not plugged are disabled */
+    { "pc-q35/2of6cpu",   "pc-q35-8.0",     2,   true, 0, NULL, 3, 6,
+      apic_ids_3cores },
 };
 
 /* Last, as a pvpanic cannot be removed: the DSDT then describes it */
@@ -140,6 +152,9 @@ static MachineState *machine_new(const char *name, unsigned cpus, int acpi)
     g_assert_nonnull(mc);
     ms = MACHINE(object_new_with_class(OBJECT_CLASS_CAST(mc)));
     ms->smp.cpus = cpus;
+    ms->smp.sockets = cpus;
+    ms->smp.dies = ms->smp.cores = ms->smp.threads = 1;
+    ms->smp.max_cpus = cpus;
     ms->acpi = acpi;
     return ms;
 }
@@ -315,6 +330,11 @@ static void check_fadt(const TablesCase *c, const uint8_t *fadt)
     dump(c, "DSDT", ram() + get32(fadt + 40), get32(ram() + get32(fadt + 40) + 4));
 }
 
+static uint32_t want_apic_id(const TablesCase *c, unsigned i)
+{
+    return c->apic_ids ? c->apic_ids[i] : i;
+}
+
 static void check_madt(const TablesCase *c, const uint8_t *madt)
 {
     uint32_t len = get32(madt + 4), off;
@@ -330,14 +350,14 @@ static void check_madt(const TablesCase *c, const uint8_t *madt)
         case 0:                                     /* Local APIC */
             g_assert_cmpuint(e[1], ==, 8);
             g_assert_cmpuint(e[2], ==, cpus);       /* processor UID */
-            g_assert_cmpuint(e[3], ==, cpus);       /* APIC ID */
-            g_assert_cmpuint(get32(e + 4) & 1, ==, 1);
+            g_assert_cmpuint(e[3], ==, want_apic_id(c, cpus));
+            g_assert_cmpuint(get32(e + 4) & 1, ==, cpus < c->cpus);
             cpus++;
             break;
         case 9:                                     /* Local x2APIC */
             g_assert_cmpuint(e[1], ==, 16);
-            g_assert_cmpuint(get32(e + 4), ==, cpus);
-            g_assert_cmpuint(get32(e + 8) & 1, ==, 1);
+            g_assert_cmpuint(get32(e + 4), ==, want_apic_id(c, cpus));
+            g_assert_cmpuint(get32(e + 8) & 1, ==, cpus < c->cpus);
             g_assert_cmpuint(get32(e + 12), ==, cpus);
             g_assert_cmpuint(cpus, >=, 255);
             cpus++;
@@ -360,7 +380,7 @@ static void check_madt(const TablesCase *c, const uint8_t *madt)
         }
     }
     g_assert_cmpuint(off, ==, len);
-    g_assert_cmpuint(cpus, ==, c->cpus);
+    g_assert_cmpuint(cpus, ==, c->max_cpus ? c->max_cpus : c->cpus);
     g_assert_cmpuint(ioapics, ==, 1);
     g_assert_cmpuint(isos, ==, 2);
 }
@@ -373,9 +393,13 @@ static void test_tables(gconstpointer data)
     const uint8_t *rsdp, *xsdt, *rsdt, *fadt = NULL, *madt = NULL;
     Error *err = NULL;
     unsigned i, n;
-
     char oem_id[7];
 
+    if (c->max_cpus) {
+        ms->smp.cores = c->cores;
+        ms->smp.max_cpus = c->max_cpus;
+        ms->smp.sockets = c->max_cpus / c->cores;
+    }
     if (c->oem_id) {
         g_assert_true(object_property_parse(OBJECT(ms), "x-oem-id",
                                             c->oem_id, &err));

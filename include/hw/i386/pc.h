@@ -49,6 +49,8 @@ bool pc_machine_init(MachineState *ms, Error **errp);
 bool pc_system_firmware_init(MachineState *ms, MemoryRegion *rom_memory,
                              Error **errp);
 bool pc_machine_done(MachineState *ms, Error **errp);
+/* The machine takes -device/device_add of vCPUs (hw/i386/pc-cpu-plug.c) */
+void pc_cpu_hotplug_init(MachineState *ms);
 /* The PCI memory space ("pci", under system RAM): where BARs map */
 MemoryRegion *pc_pci_memory(void);
 
