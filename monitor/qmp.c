@@ -48,6 +48,7 @@
 #include "chardev/char.h"
 #include "monitor/fds.h"
 #include "monitor/json-parser.h"
+#include "hw/qdev-core.h"
 #include "monitor/qmp.h"
 #include "monitor/qmp-commands.h"
 #include "qapi/qapi-visit.h"
@@ -335,6 +336,16 @@ JsonObject *qmp_dispatch(JsonObject *req, bool commands_enabled,
     if (oob && !(cmd->flags & QMP_CMD_OOB)) {
         char *desc = g_strdup_printf("The command %s does not support OOB",
                                      name);
+
+        reply = reply_error(ERROR_CLASS_GENERIC_ERROR, desc, id);
+        g_free(desc);
+        return reply;
+    }
+    if (!(cmd->flags & QMP_CMD_PRECONFIG) && strcmp(name, "qmp_capabilities") &&
+        !qdev_machine_ready()) {
+        char *desc = g_strdup_printf("The command '%s' is permitted only "
+                                     "after machine initialization has "
+                                     "completed", name);
 
         reply = reply_error(ERROR_CLASS_GENERIC_ERROR, desc, id);
         g_free(desc);

@@ -274,6 +274,11 @@ static void opt_S(const char *opt, const char *arg)
     config.start_paused = true;
 }
 
+static void opt_preconfig(const char *opt, const char *arg)
+{
+    config.preconfig = true;
+}
+
 static void opt_chardev(const char *opt, const char *arg)
 {
     qemu_opts_free(parse_checked(arg, "backend", qemu_chardev_opts));
@@ -769,6 +774,7 @@ static const StartupOption startup_options[] = {
     { "m", OPT_ARG, opt_m },
     { "global", OPT_ARG, opt_global },
     { "S", OPT_FLAG, opt_S },
+    { "preconfig", OPT_FLAG, opt_preconfig },
     { "chardev", OPT_ARG, opt_chardev },
     { "mon", OPT_ARG, opt_mon },
     { "qmp", OPT_ARG, opt_qmp },

@@ -306,6 +306,8 @@ static void G_GNUC_NORETURN exit_with(Error *err)
     exit(1);
 }
 
+static void qemu_build_machine(void);
+
 /*
  * Start-up, up to the main loop (system/main.c's, or a fuzz target's own)
  */
@@ -412,6 +414,28 @@ void qemu_init(int argc, char **argv)
         }
     }
     vl_run_deferred(DEFER_DEVICE);
+    if (config.preconfig) {
+        /*
+         * --preconfig: the monitors answer (the commands allowed before
+         * the board) until x-exit-preconfig builds it
+         */
+        runstate_set(RUN_STATE_PRELAUNCH);
+        os_daemonize_ready();
+        return;
+    }
+    qemu_build_machine();
+}
+
+/*
+ * The rest of start-up: the board, -device, the vCPUs, then the VM runs
+ * (or waits, -S).  Run by qemu_init(), or by x-exit-preconfig.
+ */
+static void qemu_build_machine(void)
+{
+    MachineState *ms = current_machine;
+    MachineClass *mc = MACHINE_GET_CLASS(ms);
+    Error *err = NULL;
+
     /* Build phases: board, then -device in command-line order, as QEMU */
     if ((mc->init && !mc->init(ms, &err)) ||
         (!mc->init && ms->cpu_opts && !machine_create_cpus(ms, &err)) ||
@@ -434,5 +458,18 @@ void qemu_init(int argc, char **argv)
     } else {
         vm_start();
     }
-    os_daemonize_ready();
+    if (!config.preconfig) {
+        os_daemonize_ready();
+    }
+}
+
+JsonNode *qmp_x_exit_preconfig(Error **errp)
+{
+    if (qdev_machine_ready()) {
+        error_setg(errp, "The command is permitted only before machine "
+                   "initialization");
+        return NULL;
+    }
+    qemu_build_machine();
+    return json_node_init_object(json_node_alloc(), json_object_new());
 }

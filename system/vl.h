@@ -44,6 +44,7 @@ typedef struct StartupConfig {
     const char *device_help;    /* the first -device asking for help */
     GPtrArray *deferred;        /* DeferredOption*, in command-line order */
     bool start_paused;
+    bool preconfig;             /* --preconfig: QMP before the board */
     const char *pidfile;
     GPtrArray *sandboxes;       /* every -sandbox: each adds its filter */
     bool nographic, nodefaults;

@@ -275,7 +275,8 @@ JsonNode *qmp_query_hotpluggable_cpus(Error **errp)
     const char *type;
     int i;
 
-    if (!ms || !ms->cpus) {
+    /* Also before the board exists (--preconfig): the slots are -smp's */
+    if (!ms || !MACHINE_GET_CLASS(ms)->hotpluggable_cpus) {
         error_setg(errp, "The feature 'query-hotpluggable-cpus' is not "
                    "enabled");
         return NULL;
