@@ -25,6 +25,7 @@
 #include "monitor/qmp-commands.h"
 #include "net/net.h"
 #include "sysemu/device.h"
+#include "sysemu/numa.h"
 
 typedef struct HMPCommand {
     const char *names;      /* "cont|c" */
@@ -203,6 +204,13 @@ static void hmp_puts(GString *out, char *text)
     g_free(text);
 }
 
+static void info_numa(GString *out)
+{
+    if (current_machine) {
+        hmp_puts(out, numa_info_text(current_machine));
+    }
+}
+
 /* info mtree [-f] [-o] [-D] */
 static void info_mtree(GString *out, const char *what, char **args)
 {
@@ -315,6 +323,8 @@ static const struct {
     { "name", "query-name", "the VM's name (-name)", info_name, NULL },
     { "network", NULL, "the network backends and their peers", NULL, NULL,
       hmp_info_network },
+    { "numa", NULL, "the NUMA nodes: their vCPUs and memory", NULL, NULL,
+      info_numa },
     { "pci", "query-pci", "the PCI buses and their functions", NULL,
       hmp_info_pci },
     { "qom-tree", NULL, "the QOM composition tree ([path], default "

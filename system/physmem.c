@@ -16,6 +16,7 @@
 #include <glib.h>
 
 #include "exec/memory.h"
+#include "sysemu/hostmem.h"
 #include "qemu/rcu.h"
 
 /* One region's ops ----------------------------------------------------------- */
@@ -466,4 +467,33 @@ bool memory_machine_init_ram(Object *owner, const char *name, uint64_t size,
                              Error **errp)
 {
     return memory_ram_alloc_named(owner, name, size, errp) != NULL;
+}
+
+bool memory_machine_init_ram_parts(const char *name, const MemoryRamPart *parts,
+                                   unsigned n, Error **errp)
+{
+    MemoryRegion *c = g_new0(MemoryRegion, 1);
+    uint64_t size = 0, off = 0;
+    unsigned i;
+
+    for (i = 0; i < n; i++) {
+        size += parts[i].size;
+    }
+    memory_region_init(c, NULL, name, size);
+    for (i = 0; i < n; i++) {
+        MemoryRegion *mr = g_new0(MemoryRegion, 1);
+        void *p = host_mem_map(parts[i].name, parts[i].size, parts[i].backing,
+                               errp);
+
+        if (!p) {
+            g_free(mr);
+            return false;
+        }
+        memory_region_init_ram_ptr(mr, parts[i].owner, parts[i].name,
+                                   parts[i].size, p);
+        memory_region_add_subregion(c, off, mr);
+        off += parts[i].size;
+    }
+    ram_mr = c;
+    return true;
 }

@@ -643,6 +643,36 @@ JsonNode *qmp_object_del(const QmpArgsObjectDel *args, Error **errp)
     return json_node_init_object(json_node_alloc(), json_object_new());
 }
 
+uint64_t user_objects_backend_size(Object *backend)
+{
+    return ((HostMemoryBackend *)backend)->size;
+}
+
+void user_objects_backend_backing(MachineState *ms, Object *backend,
+                                  HostMemBacking *out)
+{
+    HostMemoryBackend *b = (HostMemoryBackend *)backend;
+
+    /*
+     * As QEMU 7.2: a backend's merge and dump default to the machine's;
+     * then the machine's own advice is applied on top, so the RAM is
+     * mergeable if either asks for it, and out of core dumps if either
+     * turns dumping off
+     */
+    host_mem_backing_init(out, ms->mem_merge, ms->dump_guest_core);
+    out->share = b->share;
+    out->reserve = b->reserve;
+    out->prealloc = b->prealloc;
+    if (object_property_is_user_set(backend, "merge")) {
+        out->merge = b->merge || ms->mem_merge;
+    }
+    if (object_property_is_user_set(backend, "dump")) {
+        out->dump = b->dump && ms->dump_guest_core;
+    }
+    out->policy = b->policy;
+    memcpy(out->host_nodes, b->host_nodes, sizeof(out->host_nodes));
+}
+
 bool user_objects_machine_ram(MachineState *ms, bool mem_given, Error **errp)
 {
     HostMemoryBackend *b;
@@ -669,23 +699,7 @@ bool user_objects_machine_ram(MachineState *ms, bool mem_given, Error **errp)
                    "memory backend");
         return false;
     }
-    /*
-     * As QEMU 7.2: a backend's merge and dump default to the machine's;
-     * then the machine's own advice is applied on top, so the RAM is
-     * mergeable if either asks for it, and out of core dumps if either
-     * turns dumping off
-     */
-    backing.share = b->share;
-    backing.reserve = b->reserve;
-    backing.prealloc = b->prealloc;
-    if (object_property_is_user_set(obj, "merge")) {
-        backing.merge = b->merge || ms->mem_merge;
-    }
-    if (object_property_is_user_set(obj, "dump")) {
-        backing.dump = b->dump && ms->dump_guest_core;
-    }
-    backing.policy = b->policy;
-    memcpy(backing.host_nodes, b->host_nodes, sizeof(backing.host_nodes));
+    user_objects_backend_backing(ms, obj, &backing);
     host_mem_set_ram_backing(&backing);
     return true;
 }

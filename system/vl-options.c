@@ -274,6 +274,11 @@ static void opt_S(const char *opt, const char *arg)
     config.start_paused = true;
 }
 
+static void opt_numa(const char *opt, const char *arg)
+{
+    g_ptr_array_add(config.numa, (gpointer)arg);
+}
+
 static void opt_preconfig(const char *opt, const char *arg)
 {
     config.preconfig = true;
@@ -775,6 +780,7 @@ static const StartupOption startup_options[] = {
     { "global", OPT_ARG, opt_global },
     { "S", OPT_FLAG, opt_S },
     { "preconfig", OPT_FLAG, opt_preconfig },
+    { "numa", OPT_ARG, opt_numa },
     { "chardev", OPT_ARG, opt_chardev },
     { "mon", OPT_ARG, opt_mon },
     { "qmp", OPT_ARG, opt_qmp },
@@ -858,6 +864,7 @@ void vl_parse_command_line(int argc, char **argv)
     config.globals = g_ptr_array_new();
     config.deferred = g_ptr_array_new();
     config.sandboxes = g_ptr_array_new();
+    config.numa = g_ptr_array_new();
 
     /* First pass: an unknown option or a missing argument, anywhere */
     for (i = 1; i < argc; i++) {
@@ -910,6 +917,7 @@ void vl_config_free(void)
     }
     g_ptr_array_free(config.deferred, TRUE);
     g_ptr_array_free(config.sandboxes, TRUE);
+    g_ptr_array_free(config.numa, TRUE);
     qemu_opts_free(config.smp);
     qemu_opts_free(config.mem);
     qemu_opts_free(config.boot);

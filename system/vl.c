@@ -25,6 +25,7 @@
 #include "sysemu/cli-compat.h"
 #include "sysemu/device.h"
 #include "sysemu/kvm.h"
+#include "sysemu/numa.h"
 #include "sysemu/os-posix.h"
 #include "sysemu/qtest.h"
 #include "sysemu/reset.h"
@@ -373,6 +374,7 @@ void qemu_init(int argc, char **argv)
     /* The device tree: reset first on every machine reset, as in QEMU */
     sysbus_get_default();
     qemu_register_reset(qemu_devices_reset_handler, NULL);
+    machine_take_smp_keys(config.machine, config.smp);
     if (!machine_parse_smp(ms, mc, config.smp, &err) ||
         !machine_parse_memory(ms, config.mem, &err) ||
         !machine_apply_options(ms, config.machine, &err) ||
@@ -392,12 +394,9 @@ void qemu_init(int argc, char **argv)
                                   &err)) {
         exit_with(err);
     }
-    if (mc->ram_below_4g) {
-        memory_set_below_4g_limit(mc->ram_below_4g(ms));
-    }
-    if (!machine_init_ram(ms, &err) || !os_overcommit_apply(&err)) {
-        exit_with(err);
-    }
+    /* The address spaces exist before the accelerator listens to them */
+    get_system_memory();
+    get_system_io();
     configure_accelerator(ms, mc);
     current_machine = ms;
     vl_run_deferred(DEFER_FRONTEND);
@@ -414,6 +413,21 @@ void qemu_init(int argc, char **argv)
         }
     }
     vl_run_deferred(DEFER_DEVICE);
+    for (i = 0; i < config.numa->len; i++) {
+        char *loc = g_strdup_printf("-numa %s",
+                                    (char *)g_ptr_array_index(config.numa, i));
+        bool ok;
+
+        /* Its warnings (mem= is deprecated) name it too */
+        error_set_location(loc);
+        ok = numa_parse_cli(ms, loc + strlen("-numa "), &err);
+        error_set_location(NULL);
+        if (!ok) {
+            error_prepend(&err, "%s: ", loc);
+            exit_with(err);
+        }
+        g_free(loc);
+    }
     if (config.preconfig) {
         /*
          * --preconfig: the monitors answer (the commands allowed before
@@ -436,6 +450,17 @@ static void qemu_build_machine(void)
     MachineClass *mc = MACHINE_GET_CLASS(ms);
     Error *err = NULL;
 
+    /* NUMA's memory backends make up the RAM (set-numa-node is over) */
+    if (!numa_complete_configuration(ms, &err)) {
+        exit_with(err);
+    }
+    if (mc->ram_below_4g) {
+        memory_set_below_4g_limit(mc->ram_below_4g(ms));
+    }
+    if (!machine_init_ram(ms, &err) || !os_overcommit_apply(&err)) {
+        exit_with(err);
+    }
+    numa_finish_cpu_init(ms);
     /* Build phases: board, then -device in command-line order, as QEMU */
     if ((mc->init && !mc->init(ms, &err)) ||
         (!mc->init && ms->cpu_opts && !machine_create_cpus(ms, &err)) ||

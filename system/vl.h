@@ -45,6 +45,7 @@ typedef struct StartupConfig {
     GPtrArray *deferred;        /* DeferredOption*, in command-line order */
     bool start_paused;
     bool preconfig;             /* --preconfig: QMP before the board */
+    GPtrArray *numa;            /* each -numa's argument, in order */
     const char *pidfile;
     GPtrArray *sandboxes;       /* every -sandbox: each adds its filter */
     bool nographic, nodefaults;

@@ -12,6 +12,7 @@
 #include "monitor/qmp.h"
 #include "monitor/qmp-commands.h"
 #include "sysemu/kvm.h"
+#include "sysemu/numa.h"
 #include "sysemu/user-objects.h"
 
 MachineState *current_machine;
@@ -133,6 +134,7 @@ static void machine_finalize(Object *obj)
     g_free(ms->boot_order);
     g_free(ms->boot_once);
     g_free(ms->possible_cpus);
+    g_free(ms->numa_state);
 }
 
 static const TypeInfo machine_info = {
@@ -300,6 +302,32 @@ void machine_class_help(MachineClass *mc)
 
 /* RAM ----------------------------------------------------------------------- */
 
+/* -numa node,memdev=: the nodes' backends, in node order */
+static bool machine_init_numa_ram(MachineState *ms, const char *id,
+                                  Error **errp)
+{
+    NumaState *ns = ms->numa_state;
+    MemoryRamPart parts[MAX_NODES];
+    HostMemBacking backings[MAX_NODES];
+    unsigned n = 0;
+    int i;
+
+    for (i = 0; i < ns->num_nodes; i++) {
+        Object *b = ns->nodes[i].node_memdev;
+
+        if (!b) {
+            continue;
+        }
+        user_objects_backend_backing(ms, b, &backings[n]);
+        parts[n].owner = b;
+        parts[n].name = b->name;
+        parts[n].size = ns->nodes[i].node_mem;
+        parts[n].backing = &backings[n];
+        n++;
+    }
+    return memory_machine_init_ram_parts(id, parts, n, errp);
+}
+
 bool machine_init_ram(MachineState *ms, Error **errp)
 {
     MachineClass *mc = MACHINE_GET_CLASS(ms);
@@ -309,6 +337,9 @@ bool machine_init_ram(MachineState *ms, Error **errp)
     /* The address spaces exist before anything is mapped into them */
     get_system_memory();
     get_system_io();
+    if (ms->numa_state && ms->numa_state->have_memdev) {
+        return machine_init_numa_ram(ms, id, errp);
+    }
     if (ms->memory_backend) {
         id = ms->memory_backend;
     } else {
@@ -336,6 +367,25 @@ bool machine_init_ram(MachineState *ms, Error **errp)
 }
 
 /* -machine and -m ---------------------------------------------------------- */
+
+void machine_take_smp_keys(QemuOpts *machine, QemuOpts *smp)
+{
+    guint i = 0;
+
+    while (i < machine->opts->len) {
+        QemuOpt *opt = g_ptr_array_index(machine->opts, i);
+
+        if (g_str_has_prefix(opt->name, "smp.")) {
+            qemu_opts_add(smp, opt->name + 4, opt->value);
+            g_ptr_array_remove_index(machine->opts, i);
+            g_free(opt->name);
+            g_free(opt->value);
+            g_free(opt);
+        } else {
+            i++;
+        }
+    }
+}
 
 bool machine_apply_options(MachineState *ms, QemuOpts *opts, Error **errp)
 {
@@ -512,6 +562,7 @@ void machine_init_possible_cpus(MachineState *ms)
         s->socket = i / (threads * cores * dies);
         s->apic_id = machine_apic_id_from_topo(&ms->smp, s->socket, s->die,
                                                s->core, s->thread);
+        s->node_id = -1;
     }
 }
 
@@ -569,6 +620,7 @@ bool machine_create_cpus(MachineState *ms, Error **errp)
         cpu->die_id = slot->die;
         cpu->core_id = slot->core;
         cpu->thread_id = slot->thread;
+        cpu->node_id = slot->node_id;
         cpu->nr_dies = ms->smp.dies;
         cpu->nr_cores = ms->smp.cores;
         cpu->nr_threads = ms->smp.threads;

@@ -14,6 +14,7 @@
 #include "hw/acpi/pm.h"
 #include "hw/misc/pvpanic.h"
 #include "exec/memory.h"
+#include "sysemu/numa.h"
 
 /* QEMU's values; OEM ID and table ID are the x-oem-id/x-oem-table-id
  * machine properties */
@@ -518,6 +519,128 @@ static GByteArray *build_madt(AcpiBuild *b, MachineState *ms)
     return t;
 }
 
+/* SRAT and SLIT (-numa) ----------------------------------------------------- */
+
+#define SRAT_PROCESSOR_APIC 0
+#define SRAT_MEMORY 1
+#define SRAT_PROCESSOR_X2APIC 2
+#define SRAT_ENABLED 1
+#define KIB 1024ULL
+#define MIB (1024 * KIB)
+
+static void srat_append_memory(GByteArray *t, uint64_t base, uint64_t len,
+                               uint32_t node, uint32_t flags)
+{
+    append8(t, SRAT_MEMORY);
+    append8(t, 40);
+    append32(t, node);                      /* proximity domain */
+    append16(t, 0);
+    append32(t, base);
+    append32(t, base >> 32);
+    append32(t, len);
+    append32(t, len >> 32);
+    append32(t, 0);
+    append32(t, flags);
+    append32(t, 0);
+    append32(t, 0);
+}
+
+/*
+ * What QEMU 7.2's PC SRAT says: every possible vCPU (enabled, plugged or
+ * not) in its node; the nodes' memory one after the other from 0, each
+ * range with the 640K-1M hole cut out and what passes the low RAM's end
+ * moved above 4 GiB; empty entries up to nodes + 2 memory entries (7.2
+ * keeps them for old guests)
+ */
+static GByteArray *build_srat(AcpiBuild *b, MachineState *ms)
+{
+    NumaState *ns = ms->numa_state;
+    GByteArray *t = table_new(b, "SRAT", 1);
+    uint64_t below_4g = memory_below_4g(), next = 0;
+    unsigned i, entries = 0;
+
+    append32(t, 1);                         /* reserved, as ACPI 1.0's */
+    append32(t, 0);
+    append32(t, 0);
+    for (i = 0; i < MAX(ms->smp.max_cpus, 1); i++) {
+        CPUSlot *slot = &ms->possible_cpus[i];
+        uint32_t node = MAX(slot->node_id, 0);
+
+        if (slot->apic_id < 255) {
+            append8(t, SRAT_PROCESSOR_APIC);
+            append8(t, 16);
+            append8(t, node);
+            append8(t, slot->apic_id);
+            append32(t, SRAT_ENABLED);
+            append8(t, 0);                  /* local SAPIC EID */
+            append8(t, node >> 8);          /* proximity domain 31:8 */
+            append16(t, node >> 24);
+            append32(t, 0);                 /* clock domain */
+        } else {
+            append8(t, SRAT_PROCESSOR_X2APIC);
+            append8(t, 24);
+            append16(t, 0);
+            append32(t, node);
+            append32(t, slot->apic_id);
+            append32(t, SRAT_ENABLED);
+            append32(t, 0);                 /* clock domain */
+            append32(t, 0);
+        }
+    }
+    for (i = 0; i < (unsigned)ns->num_nodes; i++) {
+        uint64_t base = next, len = ns->nodes[i].node_mem;
+
+        next = base + len;
+        if (base <= 640 * KIB && next > 640 * KIB) {
+            if (640 * KIB - base) {
+                srat_append_memory(t, base, 640 * KIB - base, i,
+                                   SRAT_ENABLED);
+                entries++;
+            }
+            if (next <= 1 * MIB) {
+                next = 1 * MIB;
+                continue;
+            }
+            base = 1 * MIB;
+            len = next - base;
+        }
+        if (base <= below_4g && next > below_4g) {
+            if (below_4g - base) {
+                srat_append_memory(t, base, below_4g - base, i,
+                                   SRAT_ENABLED);
+                entries++;
+            }
+            len = next - below_4g;
+            base = 1ULL << 32;
+            next = base + len;
+        }
+        if (len) {
+            srat_append_memory(t, base, len, i, SRAT_ENABLED);
+            entries++;
+        }
+    }
+    for (; entries < (unsigned)ns->num_nodes + 2; entries++) {
+        srat_append_memory(t, 0, 0, 0, 0);
+    }
+    return t;
+}
+
+static GByteArray *build_slit(AcpiBuild *b, MachineState *ms)
+{
+    NumaState *ns = ms->numa_state;
+    GByteArray *t = table_new(b, "SLIT", 1);
+    int i, j;
+
+    append32(t, ns->num_nodes);             /* localities, 64-bit */
+    append32(t, 0);
+    for (i = 0; i < ns->num_nodes; i++) {
+        for (j = 0; j < ns->num_nodes; j++) {
+            append8(t, ns->nodes[i].distance[j]);
+        }
+    }
+    return t;
+}
+
 static uint64_t build_rsdp(AcpiBuild *b, uint64_t rsdt, uint64_t xsdt)
 {
     uint8_t *p = b->buf + (ACPI_BUILD_RSDP_ADDR - ACPI_BUILD_BASE);
@@ -549,7 +672,8 @@ void acpi_build_e820_reserved(uint64_t *start, uint64_t *len)
 
 static bool build_all(AcpiBuild *b, MachineState *ms, Error **errp)
 {
-    uint64_t facs, dsdt, fadt, madt, xsdt, rsdt;
+    uint64_t facs, dsdt, fadt, madt, xsdt, rsdt, extra[2];
+    unsigned n_extra = 0, i;
     GByteArray *t;
 
     /* The RSDP is first, at the base: filled in once the rest is placed */
@@ -560,12 +684,26 @@ static bool build_all(AcpiBuild *b, MachineState *ms, Error **errp)
         !(madt = build_place(b, build_madt(b, ms), errp))) {
         return false;
     }
+    /* After the MADT, as 7.2 lists them: SRAT with -numa, SLIT with dist */
+    if (ms->numa_state && ms->numa_state->num_nodes) {
+        if (!(extra[n_extra++] = build_place(b, build_srat(b, ms), errp))) {
+            return false;
+        }
+        if (ms->numa_state->have_numa_distance &&
+            !(extra[n_extra++] = build_place(b, build_slit(b, ms), errp))) {
+            return false;
+        }
+    }
 
     t = table_new(b, "XSDT", 1);
     append32(t, fadt);
     append32(t, fadt >> 32);
     append32(t, madt);
     append32(t, madt >> 32);
+    for (i = 0; i < n_extra; i++) {
+        append32(t, extra[i]);
+        append32(t, extra[i] >> 32);
+    }
     if (!(xsdt = build_place(b, t, errp))) {
         return false;
     }
@@ -573,6 +711,9 @@ static bool build_all(AcpiBuild *b, MachineState *ms, Error **errp)
     t = table_new(b, "RSDT", 1);
     append32(t, fadt);
     append32(t, madt);
+    for (i = 0; i < n_extra; i++) {
+        append32(t, extra[i]);
+    }
     if (!(rsdt = build_place(b, t, errp))) {
         return false;
     }

@@ -20,6 +20,7 @@
 #include "hw/i386/pc.h"
 #include "hw/i386/x86-boot.h"
 #include "sysemu/device.h"
+#include "sysemu/numa.h"
 #include "sysemu/reset.h"
 #include "sysemu/sysemu.h"
 
@@ -215,6 +216,7 @@ FWCfgState *pc_fw_cfg_create(MachineState *ms, Error **errp)
     uint8_t hpet[FW_CFG_HPET_SIZE] = { 0 };
     uint32_t apic_id_limit = machine_apic_id_limit(ms);
     uint64_t *numa;
+    unsigned i, nodes;
     uint32_t fail_wait;
     uint64_t feature_control;
     GArray *e820;
@@ -243,9 +245,23 @@ FWCfgState *pc_fw_cfg_create(MachineState *ms, Error **errp)
     fw_cfg_add_i16(s, FW_CFG_NB_CPUS, ms->smp.cpus);
     /* The APIC ID limit: one more than the last possible vCPU's */
     fw_cfg_add_i16(s, FW_CFG_MAX_CPUS, apic_id_limit);
-    /* No -numa: the node count 0, then per-CPU and per-node zeros */
-    numa = g_new0(uint64_t, 1 + apic_id_limit);
-    fw_cfg_add_bytes(s, FW_CFG_NUMA, numa, (1 + apic_id_limit) * 8);
+    /*
+     * The node count, each APIC ID's node (0 for none), each node's
+     * memory size, little-endian 64-bit words
+     */
+    nodes = ms->numa_state ? ms->numa_state->num_nodes : 0;
+    numa = g_new0(uint64_t, 1 + apic_id_limit + nodes);
+    numa[0] = GUINT64_TO_LE(nodes);
+    for (i = 0; nodes && i < MAX(ms->smp.max_cpus, 1); i++) {
+        CPUSlot *slot = &ms->possible_cpus[i];
+
+        numa[1 + slot->apic_id] = GUINT64_TO_LE(MAX(slot->node_id, 0));
+    }
+    for (i = 0; i < nodes; i++) {
+        numa[1 + apic_id_limit + i] =
+            GUINT64_TO_LE(ms->numa_state->nodes[i].node_mem);
+    }
+    fw_cfg_add_bytes(s, FW_CFG_NUMA, numa, (1 + apic_id_limit + nodes) * 8);
     g_free(numa);
     fw_cfg_add_i32(s, FW_CFG_IRQ0_OVERRIDE, 1);
     fw_cfg_add_bytes(s, FW_CFG_HPET, hpet, sizeof(hpet));

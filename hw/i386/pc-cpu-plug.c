@@ -114,6 +114,14 @@ static bool pc_cpu_pre_plug(Object *handler, DeviceState *dev, Error **errp)
                          errp)) {
         return false;
     }
+    if (slot->node_id >= 0) {
+        if (cpu->node_id >= 0 && cpu->node_id != slot->node_id) {
+            error_setg(errp, "node-id=%d must match numa node specified "
+                       "with -numa option", cpu->node_id);
+            return false;
+        }
+        cpu->node_id = slot->node_id;
+    }
     cpu->cpu_index = index;
     return true;
 }

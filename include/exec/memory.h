@@ -313,4 +313,19 @@ void cpu_outl(uint16_t port, uint32_t value);
 bool memory_machine_init_ram(Object *owner, const char *name, uint64_t size,
                              Error **errp);
 
+/*
+ * The same with NUMA memory backends: a container named name holding one
+ * RAM region per part (named and owned by its backend, mapped with its
+ * backing), one after the other, as QEMU 7.2 builds "pc.ram" from -numa
+ * node,memdev=
+ */
+typedef struct MemoryRamPart {
+    Object *owner;
+    const char *name;
+    uint64_t size;
+    const struct HostMemBacking *backing;
+} MemoryRamPart;
+bool memory_machine_init_ram_parts(const char *name, const MemoryRamPart *parts,
+                                   unsigned n, Error **errp);
+
 #endif

@@ -71,6 +71,7 @@ typedef struct SMPConfiguration {
 typedef struct CPUSlot {
     unsigned socket, die, core, thread;
     uint32_t apic_id;
+    int node_id;                /* -1: no NUMA node (yet) */
     X86CPU *cpu;                /* NULL: empty */
 } CPUSlot;
 
@@ -121,6 +122,8 @@ struct MachineState {
     X86HostCaps *host;
     GPtrArray *cpus;            /* X86CPU*, in creation order */
     CPUSlot *possible_cpus;     /* smp.max_cpus of them, by cpu-index */
+    struct NumaState *numa_state;   /* NULL: no -numa (sysemu/numa.h) */
+    bool numa_complete;         /* set-numa-node is over */
     uint64_t acpi_rsdp;         /* 0 without ACPI tables */
 };
 
@@ -162,6 +165,8 @@ void machine_help(void);
  */
 bool machine_parse_smp(MachineState *ms, MachineClass *mc, QemuOpts *opts,
                        Error **errp);
+/* -machine smp.KEY=VALUE: QEMU's other spelling of -smp KEY=VALUE */
+void machine_take_smp_keys(QemuOpts *machine, QemuOpts *smp);
 /*
  * The -machine keys (keyval, merged) as properties of ms; "type" and
  * "accel" are left to the caller.  QEMU 7.2 spells a key with '-' for '_'

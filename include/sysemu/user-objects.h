@@ -9,6 +9,7 @@
 
 #include "hw/boards.h"
 #include "qapi/error.h"
+#include "sysemu/hostmem.h"
 
 #define TYPE_MEMORY_BACKEND "memory-backend"
 #define TYPE_MEMORY_BACKEND_RAM "memory-backend-ram"
@@ -29,5 +30,10 @@ bool user_object_add(const char *optarg, Error **errp);
  * -m (without -m the backend's size becomes the RAM size).
  */
 bool user_objects_machine_ram(MachineState *ms, bool mem_given, Error **errp);
+/* A memory backend's size */
+uint64_t user_objects_backend_size(Object *backend);
+/* How a memory backend's RAM is mapped (policy, nodes, merge, dump, ...) */
+void user_objects_backend_backing(MachineState *ms, Object *backend,
+                                  HostMemBacking *out);
 
 #endif

@@ -8,6 +8,7 @@
 #include "monitor/qmp.h"
 #include "monitor/qmp-commands.h"
 #include "sysemu/kvm.h"
+#include "sysemu/numa.h"
 #include "target/i386/cpu.h"
 #include "target/i386/cpu-internal.h"
 
@@ -232,6 +233,9 @@ static JsonObject *cpu_instance_props(MachineState *ms, unsigned index)
     slot = &ms->possible_cpus[index];
     json_object_set_int_member(p, "core-id", slot->core);
     json_object_set_int_member(p, "thread-id", slot->thread);
+    if (numa_cpu_node(ms, index) >= 0) {
+        json_object_set_int_member(p, "node-id", slot->node_id);
+    }
     if (ms->smp.dies > 1) {
         json_object_set_int_member(p, "die-id", slot->die);
     }

@@ -46,6 +46,13 @@ OPTION_SETS = [
     # cores=3 takes 2 bits of the APIC ID: MAX_CPUS (the APIC ID limit)
     # is 7 for 6 possible vCPUs, and the NUMA item grows with it
     ["-m", "256", "-smp", "2,sockets=2,cores=3,maxcpus=6"],
+    # NUMA: the node count, each APIC ID's node, each node's memory
+    ["-m", "192", "-smp", "2,sockets=2,maxcpus=4",
+     "-object", "memory-backend-ram,id=m0,size=128M",
+     "-object", "memory-backend-ram,id=m1,size=64M",
+     "-numa", "node,memdev=m0", "-numa", "node,memdev=m1,cpus=1",
+     "-numa", "node", "-numa", "dist,src=0,dst=1,val=30",
+     "-numa", "dist,src=0,dst=2,val=40", "-numa", "dist,src=1,dst=2,val=50"],
 ]
 
 # Built by QEMU 7.2's ACPI/SMBIOS generators and option ROMs, which this

@@ -6,6 +6,9 @@
  * select isa-debug-exit instead).  With pit-ch2, first times PIT channel 2
  * through port 0x61 as Linux's TSC calibration does:
  *   PIT-CH2 gate=1 out-before=0 out-rose=yes
+ * With dump-tables=SIG,SIG: each ACPI table's revision, length and the
+ * bytes after its header, in hex:
+ *   ACPI-TABLE SRAT rev=1 len=N body=...   (or ACPI-TABLE SLIT absent)
  */
 #include "lib.h"
 
@@ -88,6 +91,32 @@ int guest_main(void)
         char st = cmdline_is("sleep", "3") ? '3' : '4';
         acpi_sleep(st);
         printf("SLEEP-S%c-RETURNED\n", st);
+    }
+    /* dump-tables=SRAT,SLIT: each table's revision, length and body */
+    char sigs[64];
+    if (cmdline_get("dump-tables", sigs, sizeof(sigs))) {
+        for (char *sig = sigs; strlen(sig) >= 4; sig += 5) {
+            const u8 *t = acpi_find_table(sig, 0);
+            char name[5];
+            memcpy(name, sig, 4);
+            name[4] = 0;
+            if (!t) {
+                printf("ACPI-TABLE %s absent\n", name);
+                if (!sig[4]) {
+                    break;
+                }
+                continue;
+            }
+            u32 len = t[4] | (t[5] << 8) | (t[6] << 16) | ((u32)t[7] << 24);
+            printf("ACPI-TABLE %s rev=%u len=%u body=", name, t[8], len);
+            for (u32 i = 36; i < len && i < 4096; i++) {
+                printf("%02x", t[i]);
+            }
+            printf("\n");
+            if (!sig[4]) {
+                break;
+            }
+        }
     }
     printf("GUEST-DONE\n");
     return 0;
