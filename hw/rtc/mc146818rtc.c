@@ -669,7 +669,8 @@ static void isa_rtc_rearm(ISARTCState *s)
     deadline = rtc_next_deadline(&s->rtc);
     if (deadline < 0) {
         timer_del(s->timer);
-    } else {
+    } else if (deadline != timer_expire_time_ns(s->timer)) {
+        /* (most accesses change nothing: no need to wake the main loop) */
         timer_mod(s->timer, deadline);
     }
 }
