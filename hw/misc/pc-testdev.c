@@ -83,9 +83,13 @@ static uint64_t testdev_read_zero(void *opaque, hwaddr addr, unsigned size)
 }
 
 /*
- * Test guests write a page's address to make KVM fault it in again: the
- * host page is made inaccessible and accessible again, which drops the
- * guest's mapping of it.  Anything but RAM is ignored.
+ * Test guests write a page's address to make KVM fault it in again.  Any
+ * change of the host page's protection drops the guest's mapping of it
+ * (KVM follows the kernel's MMU notifiers); QEMU makes the page
+ * inaccessible for a moment, which would crash an emulator thread
+ * touching it then (DMA, the other vCPUs), so here it becomes executable
+ * and then not, readable and writable throughout.  Anything but RAM, or
+ * a host that refuses executable anonymous memory, is left alone.
  */
 static void testdev_flush_page_write(void *opaque, hwaddr addr,
                                      uint64_t value, unsigned size)
@@ -94,8 +98,7 @@ static void testdev_flush_page_write(void *opaque, hwaddr addr,
     hwaddr page = value & ~(hwaddr)(page_size - 1);
     void *p = memory_guest_ptr(page, page_size);
 
-    if (p) {
-        mprotect(p, page_size, PROT_NONE);
+    if (p && !mprotect(p, page_size, PROT_READ | PROT_WRITE | PROT_EXEC)) {
         mprotect(p, page_size, PROT_READ | PROT_WRITE);
     }
 }

@@ -5,8 +5,8 @@
  *
  *   0xe0-0xe3    pc-testdev-ioport       four bytes of scratch data
  *   0xe4-0xe7    pc-testdev-flush-page   a write of a guest-physical
- *                                        address makes the host drop that
- *                                        RAM page's mapping; reads 0
+ *                                        address makes KVM drop that RAM
+ *                                        page's mapping; reads 0
  *   0xe8-0xeb    pc-testdev-ioport-byte  the same four bytes, a byte at a
  *                                        time (the split/combine checks)
  *   0x2000-0x2017 pc-testdev-irq-line    a byte written at offset n sets
