@@ -8,9 +8,11 @@ session runs against this tree and against QEMU 7.2.
 import subprocess
 
 
-def qtest_session(binary, args, commands, env=None):
+def qtest_session(binary, args, commands, env=None, irqs=False):
     """Answers of a -qtest stdio session, one per command ("EOF: ..."
-    with the end of stderr if the emulator went away)."""
+    with the end of stderr if the emulator went away).  With irqs, each
+    answer is prefixed by the "IRQ raise/lower N" lines that came before
+    it, joined with " | "."""
     p = subprocess.Popen(
         [binary, "-display", "none", "-nodefaults", "-S", "-qtest", "stdio"]
         + list(args),
@@ -22,12 +24,15 @@ def qtest_session(binary, args, commands, env=None):
             p.stdin.write(c + "\n")
             p.stdin.flush()
             line = p.stdout.readline()
+            seen = []
             while line.startswith("IRQ"):
+                seen.append(line.strip())
                 line = p.stdout.readline()
             if not line:
                 answers.append("EOF: " + p.stderr.read().strip()[-200:])
                 break
-            answers.append(line.strip())
+            answers.append(" | ".join((seen if irqs else []) +
+                                      [line.strip()]))
     finally:
         p.kill()
         p.wait()

@@ -29,14 +29,16 @@
  *   > memset ADDR SIZE VALUE   < OK        (SIZE 0 does nothing)
  *     read, write, b64read and b64write take at most 64 MiB: beyond,
  *     "ERR invalid argument size" (QEMU aborts if it cannot allocate)
- *   > clock_step               < OK NS     (to the next timer deadline;
- *                                FAIL cannot advance clock to the next
- *                                deadline because there is no pending
- *                                deadline)
- *   > clock_step NS            < OK NS     (by NS; "FAIL could not
- *                                          advance time" if it did not move)
- *   > clock_set NS             < OK NS     (to NS; "FAIL NOW" with the
- *                                          current time if already past)
+ *   > clock_step               < OK NS     (to the next timer deadline of
+ *                                          the virtual clock; nowhere
+ *                                          without one)
+ *   > clock_step NS            < OK NS     (forward by NS)
+ *   > clock_set NS             < OK NS     (forward to NS)
+ *     The clock never goes back: a step of 0 or less, or a time already
+ *     past, leaves it, and the reply is the time it has (QEMU 7.2.0's
+ *     answers; later QEMUs answer FAIL there).  On its way the clock
+ *     stops at every timer deadline and runs those timers, so a device's
+ *     interrupt lines ("IRQ raise") come before the OK.
  *   > endianness               < OK little
  *   > irq_intercept_in PATH    < OK        (PC: "irq_intercept_in ioapic";
  *   > irq_intercept_out PATH [NAME] < OK   FAIL Unknown device / IRQ
@@ -73,6 +75,7 @@
 #include "exec/memory.h"
 #include "hw/boards.h"
 #include "hw/irq.h"
+#include "qemu/timer.h"
 #include "sysemu/qtest.h"
 
 #define QTEST_MAX_IRQ 256
@@ -433,13 +436,17 @@ static void cmd_memset(QTestServer *q, QTestRequest *r, const QTestCommand *c)
     qtest_send(q, "OK\n");
 }
 
-/* Moves the virtual clock forward to ns (never back); returns the time */
-static int64_t clock_advance_to(int64_t ns)
+static void clock_set_ns(int64_t ns)
 {
     if (ns > clock_virtual_ns) {
         clock_virtual_ns = ns;
     }
-    return clock_virtual_ns;
+}
+
+/* Forward to ns (never back), running the timers due on the way */
+static void clock_advance_to(int64_t ns)
+{
+    qtest_clock_warp(ns, clock_set_ns);
 }
 
 static void cmd_clock_step(QTestServer *q, QTestRequest *r,
@@ -448,34 +455,29 @@ static void cmd_clock_step(QTestServer *q, QTestRequest *r,
     int64_t old = clock_virtual_ns, ns;
 
     if (!r->argc) {
-        /* No timers exist yet, so there is never a next deadline */
-        qtest_send(q, "FAIL cannot advance clock to the next deadline "
-                   "because there is no pending deadline\n");
-        return;
-    }
-    if (!arg_i64(q, r, 1, &ns)) {
+        int64_t deadline = qemu_clock_next_deadline(QEMU_CLOCK_VIRTUAL);
+
+        ns = deadline < 0 ? 0 : MAX(deadline - old, 0);
+    } else if (!arg_i64(q, r, 1, &ns)) {
         return;
     }
     if (ns > 0 && old > INT64_MAX - ns) {
         ns = INT64_MAX - old;
     }
-    if (clock_advance_to(old + ns) > old) {
-        qtest_sendf(q, "OK %" PRIi64 "\n", clock_virtual_ns);
-    } else {
-        qtest_send(q, "FAIL could not advance time\n");
-    }
+    clock_advance_to(old + MAX(ns, 0));
+    qtest_sendf(q, "OK %" PRIi64 "\n", clock_virtual_ns);
 }
 
 static void cmd_clock_set(QTestServer *q, QTestRequest *r,
                           const QTestCommand *c)
 {
-    int64_t ns, now;
+    int64_t ns;
 
     if (!need_args(q, r, 1) || !arg_i64(q, r, 1, &ns)) {
         return;
     }
-    now = clock_advance_to(ns);
-    qtest_sendf(q, "%s %" PRIi64 "\n", now == ns ? "OK" : "FAIL", now);
+    clock_advance_to(ns);
+    qtest_sendf(q, "OK %" PRIi64 "\n", clock_virtual_ns);
 }
 
 static void cmd_endianness(QTestServer *q, QTestRequest *r,

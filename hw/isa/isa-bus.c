@@ -6,8 +6,8 @@
 
 static ISABus *isabus;
 
-ISABus *isa_bus_new(DeviceState *bridge, MemoryRegion *address_space_io,
-                    Error **errp)
+ISABus *isa_bus_new(DeviceState *bridge, MemoryRegion *address_space,
+                    MemoryRegion *address_space_io, Error **errp)
 {
     if (isabus) {
         error_setg(errp, "Can't create a second ISA bus");
@@ -20,6 +20,7 @@ ISABus *isa_bus_new(DeviceState *bridge, MemoryRegion *address_space_io,
         }
     }
     isabus = ISA_BUS(qbus_new(TYPE_ISA_BUS, bridge, NULL));
+    isabus->address_space = address_space;
     isabus->address_space_io = address_space_io;
     return isabus;
 }
@@ -53,6 +54,11 @@ qemu_irq isa_get_irq(ISADevice *dev, unsigned n)
 MemoryRegion *isa_address_space_io(ISADevice *dev)
 {
     return isa_device_bus(dev)->address_space_io;
+}
+
+MemoryRegion *isa_address_space(ISADevice *dev)
+{
+    return isa_device_bus(dev)->address_space;
 }
 
 void isa_register_ioport(ISADevice *dev, MemoryRegion *io, uint16_t start)

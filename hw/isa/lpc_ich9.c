@@ -135,7 +135,9 @@ static bool ich9_lpc_realize(PCIDevice *d, Error **errp)
     pci_set_long(d->wmask + ICH9_LPC_PMBASE, 0xff87);
     /* at realize, as in 7.2, so -device ICH9-LPC,help does not list them */
     qdev_init_gpio_out_named(DEVICE(d), s->gsi, "gsi", ICH9_LPC_NUM_GSI);
-    if (!isa_bus_new(DEVICE(d), get_system_io(), errp)) {
+    /* 7.2's ISA memory on q35 is the system's, not PCI memory (i440fx) */
+    if (!isa_bus_new(DEVICE(d), get_system_memory(), get_system_io(),
+                     errp)) {
         return false;
     }
     return acpi_pm_block_realize(&s->block, OBJECT(d), "ich9-pm",

@@ -54,7 +54,9 @@ static bool piix3_realize(PCIDevice *d, Error **errp)
 {
     /* DEVSEL# medium timing, as the PIIX3 reports */
     pci_set_word(d->config + PCI_STATUS, 0x0200);
-    return isa_bus_new(DEVICE(d), get_system_io(), errp) != NULL;
+    return isa_bus_new(DEVICE(d),
+                       PCI_BUS(DEVICE(d)->parent_bus)->address_space_mem,
+                       get_system_io(), errp) != NULL;
 }
 
 /* Registration ------------------------------------------------------------ */

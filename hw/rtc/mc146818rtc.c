@@ -3,9 +3,9 @@
  *
  * The clock is host UTC by default (-rtc base=utc,clock=host; -rtc picks
  * another start or clock: rtc_set_config).  The guest's view of time is
- * kept as an offset from it, so setting the clock never
- * touches the host and a reset keeps the time (the chip is battery
- * backed).
+ * kept as a time and the clock reading it was set at, so setting the
+ * clock never touches the host and a reset keeps the time (the chip is
+ * battery backed).
  */
 #include <string.h>
 #include <time.h>
@@ -15,11 +15,13 @@
 #include "hw/isa/isa.h"
 #include "hw/qdev-properties.h"
 #include "hw/rtc/mc146818rtc.h"
+#include "qemu/timer.h"
 #include "sysemu/runstate.h"
 
 #define NS_PER_SEC 1000000000LL
-/* UIP is set this long before each update (244 us at 32.768 kHz) */
-#define RTC_UIP_NS 244000LL
+#define RTC_CLOCK_RATE 32768
+/* UIP is set 8 cycles of 32.768 kHz before each update (244.14 us) */
+#define RTC_UIP_NS (8 * NS_PER_SEC / RTC_CLOCK_RATE)
 #define RTC_ISA_IRQ 8
 /*
  * 0000-01-01 00:00:00 UTC: the earliest time the registers can show (a
@@ -34,14 +36,58 @@ static int64_t rtc_host_clock(void *opaque)
     return g_get_real_time() * 1000;
 }
 
+static int64_t rtc_now(const RTCState *s)
+{
+    return s->clock(s->opaque);
+}
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    return a / b - (a % b < 0);
+}
+
+static int64_t floor_mod(int64_t a, int64_t b)
+{
+    return a - floor_div(a, b) * b;
+}
+
+/* Nanoseconds of guest time since base_secs began, at clock time now */
+static int64_t rtc_elapsed(const RTCState *s, int64_t now)
+{
+    return now - s->base_ns + s->phase_ns;
+}
+
 /*
  * The guest's time in whole seconds.  Kept apart from the nanoseconds:
  * the registers reach year 9999 in BCD (25755 in binary), and a count of
  * nanoseconds since 1970 ends in 2262.
  */
+static int64_t rtc_secs_at(const RTCState *s, int64_t now)
+{
+    return s->base_secs + floor_div(rtc_elapsed(s, now), NS_PER_SEC);
+}
+
+static int64_t rtc_fraction_at(const RTCState *s, int64_t now)
+{
+    return floor_mod(rtc_elapsed(s, now), NS_PER_SEC);
+}
+
 static int64_t rtc_guest_secs(const RTCState *s)
 {
-    return s->clock(s->opaque) / NS_PER_SEC + s->offset_secs;
+    return rtc_secs_at(s, rtc_now(s));
+}
+
+/* The time registers follow the clock (neither SET nor a stopped divider) */
+static bool rtc_running(const RTCState *s)
+{
+    return !(s->cmos[RTC_REG_B] & REG_B_SET) &&
+           (s->cmos[RTC_REG_A] & REG_A_DV) <= 0x20;
+}
+
+/* Update cycles happen (QEMU 7.2: only with the 32.768 kHz divider) */
+static bool rtc_updating(const RTCState *s)
+{
+    return (s->cmos[RTC_REG_A] & REG_A_DV) == 0x20;
 }
 
 static bool rtc_is_time_reg(unsigned reg)
@@ -110,11 +156,15 @@ static void rtc_latch_time(RTCState *s)
     s->cmos[RTC_CENTURY] = rtc_to_reg(s, year / 100);
 }
 
-/* The time registers as the guest set them become the new offset */
+/*
+ * The time registers as the guest set them become the time now, phase_ns
+ * into its second: the sub-second phase is the chip's divider chain, which
+ * writing the registers does not touch (QEMU 7.2)
+ */
 static void rtc_commit_time(RTCState *s)
 {
     struct tm tm = { 0 };
-    int64_t host = s->clock(s->opaque);
+    int64_t now = rtc_now(s);
     time_t secs;
 
     tm.tm_sec = rtc_from_reg(s, s->cmos[RTC_SECONDS]);
@@ -129,22 +179,207 @@ static void rtc_commit_time(RTCState *s)
     if (secs < RTC_MIN_SECS) {
         secs = RTC_MIN_SECS;
     }
-    /*
-     * Whole seconds: the guest keeps the host's fraction of a second, so
-     * its updates stay on the host's second edges
-     */
-    s->offset_secs = (int64_t)secs - host / NS_PER_SEC;
+    s->base_secs = secs;
+    s->base_ns = now;
+    s->events_ns = now;
 }
 
+void rtc_set_guest_time(RTCState *s, int64_t secs)
+{
+    s->base_secs = secs;
+    s->base_ns = rtc_now(s);
+    s->phase_ns = 0;
+    s->events_ns = s->base_ns;
+}
+
+/* UIP: the last 8 cycles of 32.768 kHz before an update */
 static bool rtc_update_in_progress(const RTCState *s)
 {
-    int64_t ns = s->clock(s->opaque) % NS_PER_SEC;
+    return rtc_running(s) &&
+           rtc_fraction_at(s, rtc_now(s)) >= NS_PER_SEC - RTC_UIP_NS;
+}
 
-    if ((s->cmos[RTC_REG_A] & 0x70) != 0x20 ||
-        (s->cmos[RTC_REG_B] & REG_B_SET)) {
-        return false; /* divider stopped or updates held */
+/* Interrupts ------------------------------------------------------------- */
+
+/* Flags (UF, AF) into register C; the newly set and enabled raise the IRQ */
+static void rtc_set_flags(RTCState *s, uint8_t flags)
+{
+    uint8_t fresh = flags & ~s->cmos[RTC_REG_C];
+
+    s->cmos[RTC_REG_C] |= flags;
+    if (fresh & s->cmos[RTC_REG_B] & (REG_B_PIE | REG_B_AIE | REG_B_UIE)) {
+        s->cmos[RTC_REG_C] |= REG_C_IRQF;
+        if (s->irq) {
+            s->irq(s->opaque, 1);
+        }
     }
-    return ns >= NS_PER_SEC - RTC_UIP_NS;
+}
+
+/*
+ * The value of an alarm byte (hours in 24-hour form), -1 for "any"; -2
+ * for one no time has (which then never matches)
+ */
+static int rtc_alarm_field(const RTCState *s, unsigned reg, int limit)
+{
+    uint8_t v = s->cmos[reg];
+    int x;
+
+    if ((v & RTC_ALARM_DONT_CARE) == RTC_ALARM_DONT_CARE) {
+        return -1;
+    }
+    x = reg == RTC_HOURS_ALARM ? rtc_hour_from_reg(s, v) : rtc_from_reg(s, v);
+    return x < limit ? x : -2;
+}
+
+/*
+ * Seconds from the second secs until the next one (1 to a day later) whose
+ * time of day matches the alarm bytes, or -1 if none does
+ */
+static int64_t rtc_secs_to_alarm(const RTCState *s, int64_t secs)
+{
+    int hour = rtc_alarm_field(s, RTC_HOURS_ALARM, 24);
+    int min = rtc_alarm_field(s, RTC_MINUTES_ALARM, 60);
+    int sec = rtc_alarm_field(s, RTC_SECONDS_ALARM, 60);
+    int64_t day_sec = floor_mod(secs, 86400);
+    int64_t d = 1;
+
+    if (hour == -2 || min == -2 || sec == -2) {
+        return -1;
+    }
+    /* At most 24 hour steps, 60 minute steps and 60 second steps */
+    while (d <= 86400) {
+        int64_t t = (day_sec + d) % 86400;
+
+        if (hour >= 0 && t / 3600 != hour) {
+            d += 3600 - t % 3600;
+        } else if (min >= 0 && t / 60 % 60 != min) {
+            d += 60 - t % 60;
+        } else if (sec >= 0 && t % 60 != sec) {
+            d++;
+        } else {
+            return d;
+        }
+    }
+    return -1;
+}
+
+/* Every update from events_ns up to now: UF, and AF if one matched */
+static void rtc_run_updates(RTCState *s, int64_t now)
+{
+    int64_t first, count, to_alarm;
+
+    if (rtc_updating(s) && now > s->events_ns) {
+        first = s->events_ns + NS_PER_SEC -
+                rtc_fraction_at(s, s->events_ns);
+        if (first <= now) {
+            count = (now - first) / NS_PER_SEC + 1;
+            to_alarm = rtc_secs_to_alarm(s, rtc_secs_at(s, s->events_ns));
+            rtc_set_flags(s, REG_C_UF | (to_alarm >= 1 && to_alarm <= count
+                                         ? REG_C_AF : 0));
+        }
+    }
+    s->events_ns = now;
+}
+
+/* The periodic rate in 32.768 kHz cycles; 0 without PIE (QEMU 7.2) */
+static uint32_t rtc_period_cycles(const RTCState *s)
+{
+    int rs = s->cmos[RTC_REG_A] & REG_A_RS;
+
+    if (!(s->cmos[RTC_REG_B] & REG_B_PIE) || !rs) {
+        return 0;
+    }
+    /* RS 1 and 2 are 256 and 128 Hz, as RS 8 and 9 (the datasheet) */
+    if (rs <= 2) {
+        rs += 7;
+    }
+    return 1u << (rs - 1);
+}
+
+static int64_t rtc_ns_to_cycles(int64_t ns)
+{
+    return (__int128)ns * RTC_CLOCK_RATE / NS_PER_SEC;
+}
+
+static int64_t rtc_cycles_to_ns(int64_t cycles)
+{
+    return (__int128)cycles * NS_PER_SEC / RTC_CLOCK_RATE;
+}
+
+/*
+ * Schedules the next periodic interrupt after a change of rate or of PIE
+ * at now: one period on, less the part of the old period that already
+ * went by (at most a whole one), on the clock's 32.768 kHz edges, as
+ * QEMU 7.2 does
+ */
+static void rtc_periodic_reconfigure(RTCState *s, int64_t now,
+                                     uint32_t old_period)
+{
+    uint32_t period = rtc_period_cycles(s);
+    int64_t cycles = rtc_ns_to_cycles(now), gone = 0;
+
+    if (!period) {
+        s->period = 0;
+        s->next_periodic_ns = -1;
+        return;
+    }
+    if (old_period && s->next_periodic_ns >= 0) {
+        gone = cycles - (rtc_ns_to_cycles(s->next_periodic_ns) - old_period);
+        gone = MIN(MAX(gone, 0), (int64_t)period);
+    }
+    s->period = period;
+    s->next_periodic_ns = rtc_cycles_to_ns(cycles + period - gone) + 1;
+}
+
+/* Every periodic interrupt due by now (those missed by far: one) */
+static void rtc_run_periodic(RTCState *s, int64_t now)
+{
+    while (s->period && s->next_periodic_ns >= 0 &&
+           s->next_periodic_ns <= now) {
+        int64_t cycles = rtc_ns_to_cycles(s->next_periodic_ns);
+        int64_t behind = (rtc_ns_to_cycles(now) - cycles) / s->period;
+
+        /* QEMU 7.2 raises the IRQ at every period while PIE is set */
+        s->cmos[RTC_REG_C] |= REG_C_PF | REG_C_IRQF;
+        if (s->irq) {
+            s->irq(s->opaque, 1);
+        }
+        if (behind > 1) {
+            cycles += (behind - 1) * s->period;
+        }
+        s->next_periodic_ns = rtc_cycles_to_ns(cycles + s->period) + 1;
+    }
+}
+
+void rtc_run_timers(RTCState *s)
+{
+    int64_t now = rtc_now(s);
+
+    rtc_run_updates(s, now);
+    rtc_run_periodic(s, now);
+}
+
+int64_t rtc_next_deadline(RTCState *s)
+{
+    int64_t next = s->period ? s->next_periodic_ns : -1;
+    int64_t update = -1, first, to_alarm;
+    uint8_t c = s->cmos[RTC_REG_C];
+
+    if (rtc_updating(s)) {
+        first = s->events_ns + NS_PER_SEC -
+                rtc_fraction_at(s, s->events_ns);
+        if (!(c & REG_C_UF)) {
+            update = first;
+        } else if (!(c & REG_C_AF)) {
+            /* UF is already up: only the alarm can change anything */
+            to_alarm = rtc_secs_to_alarm(s, rtc_secs_at(s, s->events_ns));
+            update = to_alarm > 0 ? first + (to_alarm - 1) * NS_PER_SEC : -1;
+        }
+    }
+    if (update >= 0 && (next < 0 || update < next)) {
+        next = update;
+    }
+    return next;
 }
 
 /* Register read/write ---------------------------------------------------- */
@@ -157,9 +392,10 @@ uint8_t rtc_ioport_read(RTCState *s, unsigned offset)
     if (offset == 0) {
         return 0xff; /* the index register is write-only */
     }
+    rtc_run_timers(s);
     if (rtc_is_time_reg(reg) && reg != RTC_SECONDS_ALARM &&
         reg != RTC_MINUTES_ALARM && reg != RTC_HOURS_ALARM &&
-        !(s->cmos[RTC_REG_B] & REG_B_SET)) {
+        rtc_running(s)) {
         rtc_latch_time(s);
     }
     v = s->cmos[reg];
@@ -170,7 +406,7 @@ uint8_t rtc_ioport_read(RTCState *s, unsigned offset)
     case RTC_REG_C:
         /* Reading C acknowledges its flags */
         s->cmos[RTC_REG_C] = 0;
-        if (v && s->irq) {
+        if (s->irq) {
             s->irq(s->opaque, 0);
         }
         break;
@@ -178,16 +414,86 @@ uint8_t rtc_ioport_read(RTCState *s, unsigned offset)
     return v;
 }
 
+/*
+ * While the clock runs, a write to one time register keeps the others at
+ * the current time; held (SET or the divider stopped), the registers
+ * keep what the guest writes until it lets them go
+ */
 static void rtc_write_time_reg(RTCState *s, unsigned reg, uint8_t value)
 {
-    bool held = s->cmos[RTC_REG_B] & REG_B_SET;
+    bool running = rtc_running(s);
 
-    if (!held) {
+    if (running) {
         rtc_latch_time(s);
     }
     s->cmos[reg] = value;
-    if (!held) {
+    if (running) {
         rtc_commit_time(s);
+    }
+}
+
+static void rtc_write_reg_a(RTCState *s, uint8_t value)
+{
+    uint8_t old = s->cmos[RTC_REG_A];
+    uint32_t old_period = s->period;
+
+    if ((value & 0x60) == 0x60) {
+        /* Divider reset: the registers stop at the current time */
+        if (rtc_running(s)) {
+            rtc_latch_time(s);
+        }
+    } else if ((old & 0x60) == 0x60 && (value & REG_A_DV) <= 0x20 &&
+               !(s->cmos[RTC_REG_B] & REG_B_SET)) {
+        /*
+         * Out of reset: the registers' time starts, and the first update
+         * comes half a second later (the datasheet)
+         */
+        s->cmos[RTC_REG_A] = value;
+        s->phase_ns = NS_PER_SEC / 2;
+        rtc_commit_time(s);
+    }
+    s->cmos[RTC_REG_A] = value & ~REG_A_UIP;
+    if ((old ^ value) & REG_A_RS) {
+        rtc_periodic_reconfigure(s, rtc_now(s), old_period);
+    }
+}
+
+static void rtc_write_reg_b(RTCState *s, uint8_t value)
+{
+    uint8_t old = s->cmos[RTC_REG_B];
+    uint32_t old_period = s->period;
+    uint8_t enabled = REG_B_PIE | REG_B_AIE | REG_B_UIE;
+
+    if (value & REG_B_SET) {
+        /* Freeze the registers at the current time for the guest */
+        if (rtc_running(s)) {
+            rtc_latch_time(s);
+        }
+        value &= ~REG_B_UIE; /* SET clears the update-ended interrupt */
+    } else if ((old & REG_B_SET) &&
+               (s->cmos[RTC_REG_A] & REG_A_DV) <= 0x20) {
+        /*
+         * The registers, in the format they were written in, become the
+         * time; the divider chain kept counting, so the phase stays
+         */
+        s->phase_ns = rtc_fraction_at(s, rtc_now(s));
+        rtc_commit_time(s);
+    }
+    /* A flag that is up when its interrupt becomes enabled raises it */
+    if (value & s->cmos[RTC_REG_C] & enabled) {
+        s->cmos[RTC_REG_C] |= REG_C_IRQF;
+        if (s->irq) {
+            s->irq(s->opaque, 1);
+        }
+    } else {
+        s->cmos[RTC_REG_C] &= ~REG_C_IRQF;
+        if (s->irq) {
+            s->irq(s->opaque, 0);
+        }
+    }
+    s->cmos[RTC_REG_B] = value;
+    if ((old ^ value) & REG_B_PIE) {
+        rtc_periodic_reconfigure(s, rtc_now(s), old_period);
     }
 }
 
@@ -200,6 +506,7 @@ void rtc_ioport_write(RTCState *s, unsigned offset, uint8_t value)
         s->nmi_disabled = value & 0x80;
         return;
     }
+    rtc_run_timers(s);
     switch (reg) {
     case RTC_SECONDS_ALARM:
     case RTC_MINUTES_ALARM:
@@ -217,19 +524,10 @@ void rtc_ioport_write(RTCState *s, unsigned offset, uint8_t value)
         rtc_write_time_reg(s, reg, value);
         break;
     case RTC_REG_A:
-        s->cmos[reg] = (s->cmos[reg] & REG_A_UIP) | (value & ~REG_A_UIP);
+        rtc_write_reg_a(s, value);
         break;
     case RTC_REG_B:
-        if ((value & REG_B_SET) && !(s->cmos[RTC_REG_B] & REG_B_SET)) {
-            /* Freeze the registers at the current time for the guest */
-            rtc_latch_time(s);
-            value &= ~0x10; /* SET clears the update-ended interrupt enable */
-        } else if (!(value & REG_B_SET) &&
-                   (s->cmos[RTC_REG_B] & REG_B_SET)) {
-            /* In the format the registers were written in */
-            rtc_commit_time(s);
-        }
-        s->cmos[RTC_REG_B] = value;
+        rtc_write_reg_b(s, value);
         break;
     case RTC_REG_C:
     case RTC_REG_D:
@@ -280,10 +578,12 @@ void rtc_set_pc_memory_fields(RTCState *s, uint64_t below_4g,
 
 void rtc_reset(RTCState *s)
 {
-    s->cmos[RTC_REG_A] = 0x26; /* 32.768 kHz divider, 1024 Hz rate */
-    s->cmos[RTC_REG_B] = REG_B_24H;
-    s->cmos[RTC_REG_C] = 0;
-    s->cmos[RTC_REG_D] = REG_D_VRT;
+    uint32_t old_period = s->period;
+
+    rtc_run_timers(s);
+    s->cmos[RTC_REG_B] &= ~(REG_B_PIE | REG_B_AIE | REG_B_SQWE);
+    s->cmos[RTC_REG_C] &= ~(REG_C_IRQF | REG_C_PF | REG_C_AF | REG_C_UF);
+    rtc_periodic_reconfigure(s, rtc_now(s), old_period);
     if (s->irq) {
         s->irq(s->opaque, 0);
     }
@@ -294,11 +594,23 @@ void rtc_reset(RTCState *s)
 void rtc_init(RTCState *s, RTCClockFunc *clock, RTCIrqFunc *irq,
               void *opaque)
 {
+    int64_t now;
+
     memset(s, 0, sizeof(*s));
     s->clock = clock ? clock : rtc_host_clock;
     s->irq = irq;
     s->opaque = opaque;
-    rtc_reset(s);
+    s->next_periodic_ns = -1;
+    /* The guest's time is the clock's, to the nanosecond */
+    now = rtc_now(s);
+    s->base_secs = floor_div(now, NS_PER_SEC);
+    s->base_ns = now;
+    s->phase_ns = floor_mod(now, NS_PER_SEC);
+    s->events_ns = now;
+    s->cmos[RTC_REG_A] = 0x26; /* 32.768 kHz divider, 1024 Hz rate */
+    s->cmos[RTC_REG_B] = REG_B_24H;
+    s->cmos[RTC_REG_C] = 0;
+    s->cmos[RTC_REG_D] = REG_D_VRT;
     rtc_latch_time(s);
 }
 
@@ -306,8 +618,6 @@ void rtc_init(RTCState *s, RTCClockFunc *clock, RTCIrqFunc *irq,
 
 static RTCClockKind config_clock = RTC_CLOCK_HOST;
 static int64_t config_offset_secs;
-/* Wall time and the chosen clock's reading at start-up, in ns */
-static int64_t start_wall_ns, start_clock_ns;
 
 void rtc_set_config(RTCClockKind kind, int64_t offset_secs)
 {
@@ -315,20 +625,18 @@ void rtc_set_config(RTCClockKind kind, int64_t offset_secs)
     config_offset_secs = offset_secs;
 }
 
-static int64_t rtc_rt_clock(void *opaque)
-{
-    return start_wall_ns + g_get_monotonic_time() * 1000 - start_clock_ns;
-}
-
-static int64_t rtc_vm_clock(void *opaque)
-{
-    return start_wall_ns + vm_clock_get_ns() - start_clock_ns;
-}
-
+/*
+ * The chip runs on the QEMU clock -rtc clock= names (QEMU's rtc_clock):
+ * the host's wall clock, its monotonic clock or the VM's (which qtest's
+ * clock_step moves); its timer is on the same clock.  The guest's time
+ * starts at the wall time of realize (plus -rtc base=).
+ */
 typedef struct ISARTCState {
     ISADevice parent_obj;
     GMutex lock;
     RTCState rtc;
+    QEMUClockType clock_type;
+    QEMUTimer *timer;
     MemoryRegion io, index_io;
     qemu_irq irq;
     /* Properties, as QEMU's (lost_tick_policy: no periodic interrupt) */
@@ -338,11 +646,43 @@ typedef struct ISARTCState {
     int lost_tick_policy;
 } ISARTCState;
 
+static int64_t isa_rtc_clock(void *opaque)
+{
+    return qemu_clock_get_ns(((ISARTCState *)opaque)->clock_type);
+}
+
 static void isa_rtc_irq(void *opaque, int level)
 {
     ISARTCState *s = opaque;
 
     qemu_set_irq(s->irq, level);
+}
+
+/* After every change: the timer goes off when the model has work; locked */
+static void isa_rtc_rearm(ISARTCState *s)
+{
+    int64_t deadline;
+
+    if (!s->timer) {
+        return;
+    }
+    deadline = rtc_next_deadline(&s->rtc);
+    if (deadline < 0) {
+        timer_del(s->timer);
+    } else if (deadline != timer_expire_time_ns(s->timer)) {
+        /* (most accesses change nothing: no need to wake the main loop) */
+        timer_mod(s->timer, deadline);
+    }
+}
+
+static void isa_rtc_timer(void *opaque)
+{
+    ISARTCState *s = opaque;
+
+    g_mutex_lock(&s->lock);
+    rtc_run_timers(&s->rtc);
+    isa_rtc_rearm(s);
+    g_mutex_unlock(&s->lock);
 }
 
 /* Even offsets are the index register, odd ones the data (QEMU's cmos_ops) */
@@ -353,6 +693,7 @@ static uint64_t isa_rtc_read(void *opaque, hwaddr addr, unsigned size)
 
     g_mutex_lock(&s->lock);
     v = rtc_ioport_read(&s->rtc, addr & 1);
+    isa_rtc_rearm(s);
     g_mutex_unlock(&s->lock);
     return v;
 }
@@ -364,6 +705,7 @@ static void isa_rtc_write(void *opaque, hwaddr addr, uint64_t value,
 
     g_mutex_lock(&s->lock);
     rtc_ioport_write(&s->rtc, addr & 1, value);
+    isa_rtc_rearm(s);
     g_mutex_unlock(&s->lock);
 }
 
@@ -381,6 +723,7 @@ static void isa_rtc_reset(DeviceState *dev)
 
     g_mutex_lock(&s->lock);
     rtc_reset(&s->rtc);
+    isa_rtc_rearm(s);
     g_mutex_unlock(&s->lock);
 }
 
@@ -402,15 +745,17 @@ static bool isa_rtc_realize(DeviceState *dev, Error **errp)
     g_mutex_lock(&s->lock);
     s->rtc.base_year = s->base_year;
     /* -rtc clock= and base= (rtc_set_config), from realize on */
-    start_wall_ns = rtc_host_clock(NULL);
-    start_clock_ns = config_clock == RTC_CLOCK_VM
-                         ? vm_clock_get_ns()
-                         : g_get_monotonic_time() * 1000;
-    s->rtc.clock = config_clock == RTC_CLOCK_RT   ? rtc_rt_clock
-                   : config_clock == RTC_CLOCK_VM ? rtc_vm_clock
-                                                  : rtc_host_clock;
-    s->rtc.offset_secs = config_offset_secs;
+    s->clock_type = config_clock == RTC_CLOCK_RT   ? QEMU_CLOCK_REALTIME
+                    : config_clock == RTC_CLOCK_VM ? QEMU_CLOCK_VIRTUAL
+                                                   : QEMU_CLOCK_HOST;
+    s->rtc.clock = isa_rtc_clock;
+    rtc_set_guest_time(&s->rtc, g_get_real_time() / G_USEC_PER_SEC +
+                                    config_offset_secs);
     rtc_latch_time(&s->rtc);
+    if (!s->timer) {
+        s->timer = timer_new_ns(s->clock_type, isa_rtc_timer, s);
+    }
+    isa_rtc_rearm(s);
     g_mutex_unlock(&s->lock);
     /* QEMU adds these at realize (device-list-properties lacks them) */
     if (!object_property_find(OBJECT(dev), "date")) {
@@ -429,7 +774,10 @@ static bool isa_rtc_realize(DeviceState *dev, Error **errp)
 
 static void isa_rtc_finalize(Object *obj)
 {
-    g_mutex_clear(&((ISARTCState *)obj)->lock);
+    ISARTCState *s = (ISARTCState *)obj;
+
+    timer_free(s->timer);
+    g_mutex_clear(&s->lock);
 }
 
 void rtc_set_pc_memory(ISADevice *dev, uint64_t below_4g, uint64_t above_4g,

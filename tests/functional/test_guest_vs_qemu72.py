@@ -9,7 +9,9 @@ and pc-*-8.1 are compared with QEMU 7.2's pc-*-7.2: 8.0 may differ only in
 kvm-pv-unhalt (0x40000001.EAX bit 7), 8.1 also in kvm-pv-tlb-flush,
 kvm-pv-ipi and kvm-pv-sched-yield (bits 9, 11, 13), and only where this
 host's KVM offers them (KVM_GET_SUPPORTED_CPUID).  The default guest also times PIT channel 2
-through port 0x61 (gate, OUT before and after the count) under both, and
+through port 0x61 (gate, OUT before and after the count) and polls the
+RTC's update-ended and periodic flags (the RTC's timers on the main loop,
+under KVM) under both, and
 the chaos guest reads and writes random addresses where neither board has
 RAM or a device (the PCI hole): what it reads there (its "CHAOS mem"
 lines) must be the same too.
@@ -105,19 +107,20 @@ def guest_cpuid(binary, machine, cpu, smp, firmware=()):
     return table, None
 
 
-def guest_pit_ch2(binary, machine):
-    """The default guest's PIT-CH2 line, or an error"""
+def guest_pit_ch2(binary, machine, option="pit-ch2", line="PIT-CH2"):
+    """The default guest's PIT-CH2 line (or another option's), or an
+    error"""
     argv = [binary, "-machine", f"{machine},accel=kvm", "-m", "128",
             "-nodefaults", "-display", "none", "-serial", "stdio",
             "-kernel", os.path.join(os.path.dirname(GUEST), "default.elf"),
-            "-append", "exit=acpi pit-ch2"]
+            "-append", f"exit=acpi {option}"]
     try:
         p = subprocess.run(argv, stdin=subprocess.DEVNULL,
                            capture_output=True, timeout=BOOT_TIMEOUT)
     except subprocess.TimeoutExpired:
         return "timeout"
     out = p.stdout.decode(errors="replace")
-    m = re.search(r"PIT-CH2 [^\r\n]*", out)
+    m = re.search(line + r" [^\r\n]*", out)
     return m.group(0) if m else f"status {p.returncode}: {out[-200:]!r}"
 
 
@@ -214,6 +217,16 @@ def main():
         ok = a == b and a.startswith("PIT-CH2")
         print(f"{'ok' if ok else 'not ok'} {n} - "
               f"x86/guest-vs-qemu72/{machine}/port-0x61-pit-ch2")
+        if not ok:
+            print(f"#   ours: {a!r} qemu72: {b!r}")
+        failures += not ok
+    for machine in board_machines:
+        n += 1
+        a = guest_pit_ch2(BINARY, machine, "rtc", "RTC")
+        b = guest_pit_ch2(ORACLE, machine, "rtc", "RTC")
+        ok = a == b and a.startswith("RTC")
+        print(f"{'ok' if ok else 'not ok'} {n} - "
+              f"x86/guest-vs-qemu72/{machine}/rtc-poll")
         if not ok:
             print(f"#   ours: {a!r} qemu72: {b!r}")
         failures += not ok

@@ -40,7 +40,7 @@ ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
 
 SHARED_TYPES = ["isa-serial", "mc146818rtc", "i8042", "port92", "isa-pcspk",
                 "pvpanic", "isa-debug-exit", "PIIX3", "PIIX4_PM", "ICH9-LPC",
-                "fw_cfg_io"]
+                "fw_cfg_io", "pc-testdev"]
 # Regions whose lines differ: the ACPI PM block (ICH9-LPC's, PIIX4_PM's)
 # is mapped once PMBASE is programmed, by 7.2's firmware and here by the
 # direct-boot path
@@ -93,7 +93,8 @@ KNOWN_MACHINE = {("kernel-irqchip", "str"), ("memory-backend", "str")}
 DEVICE_ARGS = ["-serial", "null", "-device", "pvpanic",
                "-device", "isa-debug-exit,iobase=0xf4,iosize=4",
                "-chardev", "null,id=c1",
-               "-device", "isa-serial,id=s1,chardev=c1"]
+               "-device", "isa-serial,id=s1,chardev=c1",
+               "-device", "pc-testdev"]
 
 results = []
 

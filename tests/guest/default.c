@@ -9,6 +9,9 @@
  * With dump-tables=SIG,SIG: each ACPI table's revision, length and the
  * bytes after its header, in hex:
  *   ACPI-TABLE SRAT rev=1 len=N body=...   (or ACPI-TABLE SLIT absent)
+ * With rtc, polls the RTC through a divider reset and a 2 Hz periodic
+ * interrupt as a driver without interrupts would:
+ *   RTC seconds=58->59 uf=yes c-after-read=0x00 pf=yes pf-without-pie=no
  */
 #include "lib.h"
 
@@ -31,6 +34,69 @@ static void pit_ch2(void)
     }
     printf("PIT-CH2 gate=%u out-before=%u out-rose=%s\n", gate, before,
            (inb(0x61) & 0x20) ? "yes" : "no");
+}
+
+static u8 cmos_read(u8 reg)
+{
+    outb(0x70, reg);
+    return inb(0x71);
+}
+
+static void cmos_write(u8 reg, u8 v)
+{
+    outb(0x70, reg);
+    outb(0x71, v);
+}
+
+/* Polls register C until one of the flags shows; false after ~limit */
+static bool rtc_wait_flag(u8 flag)
+{
+    for (u32 polls = 0; polls < 20000000; polls++) {
+        if (cmos_read(0x0c) & flag) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * 02:04:58 set in divider reset; the first update comes 500 ms after it
+ * ends, then a 2 Hz periodic flag with PIE (none without)
+ */
+static void rtc(void)
+{
+    u8 before, after, c, seen;
+    bool uf, pf, pf_off;
+
+    cmos_write(0x0b, 0x02);             /* BCD, 24-hour, no interrupts */
+    cmos_write(0x0a, 0x76);
+    cmos_write(0x04, 0x02);
+    cmos_write(0x02, 0x04);
+    cmos_write(0x00, 0x58);
+    cmos_read(0x0c);
+    cmos_write(0x0a, 0x26);
+    before = cmos_read(0x00);
+    uf = rtc_wait_flag(0x10);
+    after = cmos_read(0x00);
+    c = cmos_read(0x0c);
+    cmos_write(0x0a, 0x2f);             /* 2 Hz */
+    cmos_write(0x0b, 0x42);             /* PIE; its IRQ 8 stays masked */
+    pf = rtc_wait_flag(0x40);
+    cmos_write(0x0b, 0x02);
+    cmos_read(0x0c);
+    /* two updates, so over a second (two periods): no PF without PIE */
+    seen = 0;
+    for (u32 polls = 0, updates = 0; updates < 2 && polls < 40000000;
+         polls++) {
+        u8 flags = cmos_read(0x0c);
+
+        seen |= flags;
+        updates += !!(flags & 0x10);
+    }
+    pf_off = seen & 0x40;
+    printf("RTC seconds=%x->%x uf=%s c-after-read=0x%02x pf=%s "
+           "pf-without-pie=%s\n", before, after, uf ? "yes" : "no", c,
+           pf ? "yes" : "no", pf_off ? "yes" : "no");
 }
 
 int guest_main(void)
@@ -84,6 +150,9 @@ int guest_main(void)
     }
     if (cmdline_has("pit-ch2")) {
         pit_ch2();
+    }
+    if (cmdline_has("rtc")) {
+        rtc();
     }
     /* sleep=3 or sleep=4: enter that ACPI sleep state once (the DSDT's
      * \_S3_/\_S4_); what follows is the emulator's (suspend, S4 off) */

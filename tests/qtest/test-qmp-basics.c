@@ -127,6 +127,16 @@ static void test_none_machine(void)
     n = qtest_qmp_return(s, "{\"execute\": \"query-cpus-fast\"}");
     g_assert_cmpuint(json_array_get_length(json_node_get_array(n)), ==, 0);
     json_node_unref(n);
+    /* No vCPU: x-query-cpuid has no table, and CPU 0 does not exist */
+    n = qtest_qmp_return(s, "{\"execute\": \"x-query-cpuid\"}");
+    g_assert_cmpuint(json_array_get_length(json_node_get_array(n)), ==, 0);
+    json_node_unref(n);
+    o = qtest_qmp(s, "{\"execute\": \"x-query-cpuid\", "
+                  "\"arguments\": {\"cpu-index\": 0}}");
+    g_assert_cmpstr(json_object_get_string_member(
+        json_object_get_object_member(o, "error"), "desc"), ==,
+        "CPU 0 does not exist");
+    json_object_unref(o);
     n = qtest_qmp_return(s, "{\"execute\": \"query-kvm\"}");
     g_assert_false(json_object_get_boolean_member(json_node_get_object(n),
                                                   "enabled"));

@@ -256,13 +256,14 @@ static void test_above_4g(void)
 static void test_clock(void)
 {
     static const Exchange x[] = {
-        { "clock_step", "FAIL cannot advance clock to the next deadline "
-                        "because there is no pending deadline" },
+        /* No timer on the virtual clock (the RTC follows the host): stays */
+        { "clock_step", "OK 0" },
         { "clock_step 100", "OK 100" },
         { "clock_step 0x10", "OK 116" },
-        { "clock_step 0", "FAIL could not advance time" },
-        { "clock_step -5", "FAIL could not advance time" },
-        { "clock_set 50", "FAIL 116" },
+        /* QEMU 7.2.0: the clock never goes back, and says where it is */
+        { "clock_step 0", "OK 116" },
+        { "clock_step -5", "OK 116" },
+        { "clock_set 50", "OK 116" },
         { "clock_set 116", "OK 116" },
         { "clock_set 1000000000", "OK 1000000000" },
         { "clock_step 1", "OK 1000000001" },

@@ -470,7 +470,8 @@ static ISABus *isa_bus(void)
     ISABus *bus = isa_bus_get_default();
 
     if (!bus) {
-        bus = isa_bus_new(NULL, get_system_io(), &error_fatal);
+        bus = isa_bus_new(NULL, get_system_memory(), get_system_io(),
+                          &error_fatal);
         qemu_irq *gsi = pc_gsi_irqs(ISA_NUM_IRQS);
 
         isa_bus_irqs(bus, gsi);

@@ -26,6 +26,7 @@
 
 typedef struct ISABus {
     BusState parent_obj;
+    MemoryRegion *address_space;    /* memory: the PC's PCI memory */
     MemoryRegion *address_space_io;
     qemu_irq irqs[ISA_NUM_IRQS];
 } ISABus;
@@ -39,11 +40,12 @@ typedef struct ISADevice {
 
 /*
  * The machine's ISA bus on bridge (NULL: an isabus-bridge is made),
- * ports in address_space_io.  One per machine: a second is refused with
+ * memory in address_space (the bridge's PCI memory on the PC), ports in
+ * address_space_io.  One per machine: a second is refused with
  * QEMU's "Can't create a second ISA bus".
  */
-ISABus *isa_bus_new(DeviceState *bridge, MemoryRegion *address_space_io,
-                    Error **errp);
+ISABus *isa_bus_new(DeviceState *bridge, MemoryRegion *address_space,
+                    MemoryRegion *address_space_io, Error **errp);
 /* The machine's ISA bus, or NULL */
 ISABus *isa_bus_get_default(void);
 /* Connects ISA IRQ i to irqs[i] (the board's GSI lines) */
@@ -54,6 +56,8 @@ qemu_irq isa_get_irq(ISADevice *dev, unsigned n);
 /* Maps io at port start in the bus's I/O space */
 void isa_register_ioport(ISADevice *dev, MemoryRegion *io, uint16_t start);
 MemoryRegion *isa_address_space_io(ISADevice *dev);
+/* Where an ISA device maps memory (QEMU's isa_address_space) */
+MemoryRegion *isa_address_space(ISADevice *dev);
 
 /* Creates, realizes and drops a board device on the ISA bus */
 ISADevice *isa_new(const char *name);
