@@ -11,11 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <fcntl.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include <json-glib/json-glib.h>
 
 #include "qemu/option.h"
+#include "qemu/osdep.h"
 #include "qom/object.h"
 #include "monitor/qmp-commands.h"
 #include "sysemu/hostmem.h"
@@ -294,6 +297,74 @@ static void secret_class_init(ObjectClass *oc, void *data)
     FIELD(oc, SecretObject, "iv", PROP_KIND_STRING, iv, NULL);
 }
 
+/*
+ * rng-builtin and rng-random: the entropy sources virtio-rng reads
+ * (user_object_rng_read); rng-random opens its file when it is created,
+ * as QEMU 7.2's does
+ */
+typedef struct RngBackend {
+    Object parent_obj;
+    bool opened;                /* QEMU's deprecated switch: kept, unused */
+    char *filename;
+    int fd;
+} RngBackend;
+
+static void rng_class_init(ObjectClass *oc, void *data)
+{
+    FIELD(oc, RngBackend, "opened", PROP_KIND_BOOL, opened, "off");
+}
+
+static void rng_random_class_init(ObjectClass *oc, void *data)
+{
+    FIELD(oc, RngBackend, "filename", PROP_KIND_STRING, filename,
+          "/dev/urandom");
+}
+
+static void rng_instance_init(Object *obj)
+{
+    ((RngBackend *)obj)->fd = -1;
+}
+
+static void rng_instance_finalize(Object *obj)
+{
+    RngBackend *r = (RngBackend *)obj;
+
+    if (r->fd >= 0) {
+        qemu_close(r->fd);
+    }
+}
+
+static bool rng_random_complete(RngBackend *r, Error **errp)
+{
+    /* "Could not open 'FILE': ..." as 7.2; /dev/fdset/N works too */
+    r->fd = qemu_open(r->filename, O_RDONLY, errp);
+    return r->fd >= 0;
+}
+
+bool user_object_rng_read(Object *rng, void *buf, size_t len, Error **errp)
+{
+    RngBackend *r = (RngBackend *)rng;
+    uint8_t *p = buf;
+
+    while (len) {
+        ssize_t n = r->fd >= 0 ? read(r->fd, p, len)
+                               : getrandom(p, len, 0);
+
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            error_setg(errp, "entropy source %s: %s",
+                       r->fd >= 0 ? r->filename : "getrandom",
+                       n < 0 ? strerror(errno) : "end of file");
+            return false;
+        }
+        p += n;
+        len -= n;
+    }
+    return true;
+}
+
 static void iothread_class_init(ObjectClass *oc, void *data)
 {
     FIELD(oc, IOThreadObject, "poll-max-ns", PROP_KIND_INT64, poll_max_ns,
@@ -323,6 +394,16 @@ static void user_objects_register_types(void)
         { .name = "iothread", .parent = TYPE_OBJECT,
           .instance_size = sizeof(IOThreadObject),
           .class_init = iothread_class_init },
+        { .name = TYPE_RNG_BACKEND, .parent = TYPE_OBJECT, .abstract = true,
+          .instance_size = sizeof(RngBackend),
+          .instance_init = rng_instance_init,
+          .instance_finalize = rng_instance_finalize,
+          .class_init = rng_class_init },
+        { .name = "rng-builtin", .parent = TYPE_RNG_BACKEND,
+          .instance_size = sizeof(RngBackend) },
+        { .name = "rng-random", .parent = TYPE_RNG_BACKEND,
+          .instance_size = sizeof(RngBackend),
+          .class_init = rng_random_class_init },
     };
     size_t i;
 
@@ -410,6 +491,9 @@ static bool object_complete(Object *obj, const char *id, Error **errp)
     }
     if (object_dynamic_cast(obj, TYPE_SECRET)) {
         return secret_complete((SecretObject *)obj, errp);
+    }
+    if (object_dynamic_cast(obj, "rng-random")) {
+        return rng_random_complete((RngBackend *)obj, errp);
     }
     if (object_dynamic_cast(obj, TYPE_MEMORY_BACKEND) &&
         !((HostMemoryBackend *)obj)->size) {
@@ -520,14 +604,10 @@ static bool user_object_create(JsonObject *json, QemuOpts *opts, bool qmp,
         error_setg(errp, "Parameter 'qom-type' is missing");
         goto out;
     }
-    oc = object_class_by_name(type);
-    if (!oc || object_class_is_abstract(oc) ||
-        (strcmp(type, TYPE_SECRET) && strcmp(type, "iothread") &&
-         !object_class_dynamic_cast(oc, TYPE_MEMORY_BACKEND))) {
-        error_setg(errp, "Parameter 'qom-type' does not accept value '%s'",
-                   type);
+    if (!user_object_check_type(type, errp)) {
         goto out;
     }
+    oc = object_class_by_name(type);
     if (json && !qemu_json_opt_get_str(json, "id", &id, errp)) {
         goto out;
     }
@@ -702,4 +782,51 @@ bool user_objects_machine_ram(MachineState *ms, bool mem_given, Error **errp)
     user_objects_backend_backing(ms, obj, &backing);
     host_mem_set_ram_backing(&backing);
     return true;
+}
+
+bool user_object_check_type(const char *type, Error **errp)
+{
+    ObjectClass *oc = object_class_by_name(type);
+
+    if (!oc || object_class_is_abstract(oc) ||
+        (strcmp(type, TYPE_SECRET) && strcmp(type, "iothread") &&
+         !object_class_dynamic_cast(oc, TYPE_MEMORY_BACKEND) &&
+         !object_class_dynamic_cast(oc, TYPE_RNG_BACKEND))) {
+        error_setg(errp, "Parameter 'qom-type' does not accept value '%s'",
+                   type);
+        return false;
+    }
+    return true;
+}
+
+/* query-memdev: every memory backend, the machine's RAM's too */
+JsonNode *qmp_query_memdev(Error **errp)
+{
+    Object *objects = object_get_container("objects");
+    JsonArray *arr = json_array_new();
+    guint i;
+
+    for (i = 0; i < objects->children->len; i++) {
+        Object *obj = g_ptr_array_index(objects->children, i);
+        HostMemoryBackend *b = (HostMemoryBackend *)obj;
+        JsonObject *o;
+
+        if (!object_dynamic_cast(obj, TYPE_MEMORY_BACKEND)) {
+            continue;
+        }
+        o = json_object_new();
+        json_object_set_boolean_member(o, "share", b->share);
+        json_object_set_boolean_member(o, "reserve", b->reserve);
+        json_object_set_boolean_member(o, "prealloc", b->prealloc);
+        json_object_set_member(o, "host-nodes",
+                               backend_get_host_nodes(obj, NULL, NULL));
+        json_object_set_int_member(o, "size", b->size);
+        json_object_set_boolean_member(o, "merge", b->merge);
+        json_object_set_boolean_member(o, "dump", b->dump);
+        json_object_set_string_member(o, "policy",
+                                      host_mem_policy_names[b->policy]);
+        json_object_set_string_member(o, "id", obj->name);
+        json_array_add_object_element(arr, o);
+    }
+    return json_node_init_array(json_node_alloc(), arr);
 }

@@ -50,9 +50,15 @@ typedef struct StartupOption {
 typedef struct DeferredOption {
     DeferredPhase phase;
     bool (*create)(const char *arg, Error **errp);
-    char *loc;                  /* "-chardev ...": errors name it */
+    char *loc;                  /* "-chardev ...": errors name it (NULL:
+                                 * from -readconfig, nothing) */
     char *arg;
 } DeferredOption;
+
+/* While -readconfig hands a group to its option: "FILE:LINE" */
+static const char *readconfig_loc;
+/* The option arguments -readconfig made (handlers keep pointers) */
+static GPtrArray *readconfig_args;
 
 /* Start-up only: the location is the option being handled */
 static void G_GNUC_NORETURN fail(Error *err)
@@ -96,6 +102,14 @@ static void help(void)
            "-name string1[,debug-threads=on|off]\n"
            "-uuid %%08x-%%04x-%%04x-%%04x-%%012x\n"
            "-S              freeze CPU at startup (use 'c' to start execution)\n"
+           "--preconfig     pause before the machine is built (QMP\n"
+           "                set-numa-node, then x-exit-preconfig)\n"
+           "-numa node[,mem=size|memdev=id][,cpus=firstcpu[-lastcpu]]"
+           "[,nodeid=node]\n"
+           "-numa dist,src=source,dst=destination,val=distance\n"
+           "-numa cpu,node-id=node[,socket-id=x][,core-id=y][,thread-id=z]\n"
+           "-readconfig <file>\n"
+           "                read config file\n"
            "-kernel bzImage use 'bzImage' as kernel image\n"
            "-append cmdline use 'cmdline' as kernel command line\n"
            "-initrd file    use 'file' as initial ram disk\n"
@@ -119,7 +133,8 @@ static void help(void)
            "-monitor dev    the human monitor (a subset: 'help') on dev\n"
            "-vga, -parallel, -net, -nic, -gdb none\n"
            "                accepted: this build has none of these devices\n"
-           "-object type,id=id,...  secret, memory-backend-ram, iothread\n"
+           "-object type,id=id,...  secret, memory-backend-ram, iothread,\n"
+           "                rng-builtin, rng-random\n"
            "-d item1,...    QEMU's log items ('-d help'); -D logfile\n"
            "\nDuring emulation, QMP controls the machine.\n");
 }
@@ -160,7 +175,8 @@ static void defer(DeferredPhase phase, const char *opt, const char *arg,
 
     d->phase = phase;
     d->create = create;
-    d->loc = g_strdup_printf("%s %s", opt, arg);
+    /* QEMU names no place for what a config file's groups do later */
+    d->loc = readconfig_loc ? NULL : g_strdup_printf("%s %s", opt, arg);
     d->arg = g_strdup(arg);
     g_ptr_array_add(config.deferred, d);
 }
@@ -703,7 +719,15 @@ static void opt_checked(bool (*parse)(const char *, Error **),
 static void opt_object(const char *opt, const char *arg)
 {
     if (arg[0] != '{') {
-        qemu_opts_free(parse_checked(arg, "qom-type", NULL));
+        QemuOpts *opts = parse_checked(arg, "qom-type", NULL);
+        const char *type = qemu_opt_get(opts, "qom-type");
+        Error *err = NULL;
+
+        /* The type is checked as the option is read, as QEMU does */
+        if (type && !user_object_check_type(type, &err)) {
+            fail(err);
+        }
+        qemu_opts_free(opts);
     }
     defer(DEFER_BACKEND, opt, arg, user_object_add);
 }
@@ -770,6 +794,11 @@ static void opt_ignore(const char *opt, const char *arg)
 {
 }
 
+static void opt_readconfig(const char *opt, const char *arg)
+{
+    vl_readconfig(arg);
+}
+
 static const StartupOption startup_options[] = {
     { "machine", OPT_ARG, opt_machine },
     { "M", OPT_ARG, opt_machine },
@@ -781,6 +810,7 @@ static const StartupOption startup_options[] = {
     { "S", OPT_FLAG, opt_S },
     { "preconfig", OPT_FLAG, opt_preconfig },
     { "numa", OPT_ARG, opt_numa },
+    { "readconfig", OPT_ARG, opt_readconfig },
     { "chardev", OPT_ARG, opt_chardev },
     { "mon", OPT_ARG, opt_mon },
     { "qmp", OPT_ARG, opt_qmp },
@@ -836,6 +866,31 @@ static const StartupOption startup_options[] = {
     { "h", OPT_FLAG, opt_help },
     { NULL },
 };
+
+static const StartupOption *find_option(const char *arg);
+
+/*
+ * An option given by -readconfig (system/readconfig.c): its handler runs
+ * with "FILE:LINE" as the location, which deferred work keeps too
+ */
+void vl_run_option_at(const char *opt, const char *arg, const char *file_loc)
+{
+    const StartupOption *o = find_option(opt);
+    char *a = g_strdup(arg);
+
+    if (!readconfig_args) {
+        readconfig_args = g_ptr_array_new_with_free_func(g_free);
+    }
+    g_ptr_array_add(readconfig_args, a);
+    readconfig_loc = file_loc;
+    error_set_file_location(file_loc);
+    /* QEMU reports a config file's errors without their hints */
+    error_set_hints(false);
+    o->handler(opt, a);
+    error_set_hints(true);
+    error_set_location(NULL);
+    readconfig_loc = NULL;
+}
 
 /* The option an argument names ("-m" and "--m" alike), or NULL */
 static const StartupOption *find_option(const char *arg)
@@ -918,6 +973,10 @@ void vl_config_free(void)
     g_ptr_array_free(config.deferred, TRUE);
     g_ptr_array_free(config.sandboxes, TRUE);
     g_ptr_array_free(config.numa, TRUE);
+    if (readconfig_args) {
+        g_ptr_array_free(readconfig_args, TRUE);
+        readconfig_args = NULL;
+    }
     qemu_opts_free(config.smp);
     qemu_opts_free(config.mem);
     qemu_opts_free(config.boot);

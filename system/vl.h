@@ -62,6 +62,10 @@ extern StartupConfig config;
 void vl_parse_command_line(int argc, char **argv);
 /* Acts on the options deferred to phase, in order; exits on an error */
 void vl_run_deferred(DeferredPhase phase);
+/* -readconfig FILE: its groups as options, in file order; exits on errors */
+void vl_readconfig(const char *path);
+/* Runs option opt with arg, errors located at file_loc ("FILE:LINE") */
+void vl_run_option_at(const char *opt, const char *arg, const char *file_loc);
 /* Frees what parsing kept (for a clean exit) */
 void vl_config_free(void);
 

@@ -22,6 +22,8 @@ static const char *progname = "qemu-system-x86_64";
 static bool timestamps;
 /* The command-line option being processed, as QEMU's loc_push() names it */
 static char *location;
+static bool location_is_file;
+static bool hints_off;            /* -readconfig's errors come without */     /* "FILE:LINE": no space before it */
 
 void error_set_progname(const char *name)
 {
@@ -40,6 +42,13 @@ void error_set_location(const char *loc)
     }
     g_free(location);
     location = g_strdup(loc);
+    location_is_file = false;
+}
+
+void error_set_file_location(const char *file_line)
+{
+    error_set_location(file_line);
+    location_is_file = file_line != NULL;
 }
 
 static void print_prefix(void)
@@ -50,6 +59,10 @@ static void print_prefix(void)
         fprintf(stderr, "%s.%06dZ ", s, g_date_time_get_microsecond(now));
         g_free(s);
         g_date_time_unref(now);
+    }
+    if (location && location_is_file) {
+        fprintf(stderr, "%s:%s: ", progname, location);
+        return;
     }
     fprintf(stderr, "%s: ", progname);
     if (location) {
@@ -224,10 +237,15 @@ void error_free(Error *err)
     g_free(err);
 }
 
+void error_set_hints(bool on)
+{
+    hints_off = !on;
+}
+
 void error_report_err(Error *err)
 {
     error_report("%s", err->msg);
-    if (err->hint) {
+    if (err->hint && !hints_off) {
         fputs(err->hint->str, stderr);
     }
     error_free(err);

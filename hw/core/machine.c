@@ -337,6 +337,9 @@ bool machine_init_ram(MachineState *ms, Error **errp)
     /* The address spaces exist before anything is mapped into them */
     get_system_memory();
     get_system_io();
+    if (!ms->ram_size) {
+        return true;
+    }
     if (ms->numa_state && ms->numa_state->have_memdev) {
         return machine_init_numa_ram(ms, id, errp);
     }
@@ -430,7 +433,8 @@ bool machine_parse_memory(MachineState *ms, QemuOpts *opts, Error **errp)
     uint64_t size = 0, maxmem = 0, slots = 0;
     bool hex_suffix;
 
-    ms->ram_size = 128 * 1024 * 1024;
+    /* As QEMU 7.2: 128 MiB, but "none" has no RAM unless -m asks */
+    ms->ram_size = MACHINE_GET_CLASS(ms)->init ? 128 * 1024 * 1024 : 0;
     if (s && *s) {
         /* As QEMU 7.2 does it: with "M" appended when there is no suffix */
         char *str = g_ascii_isdigit(s[strlen(s) - 1])

@@ -57,6 +57,10 @@ void error_set_progname(const char *name);
  * name by every report until cleared with NULL: start-up only.
  */
 void error_set_location(const char *loc);
+/* The same for a place in a file ("cfg:2", -readconfig), as QEMU prints it */
+void error_set_file_location(const char *file_line);
+/* Whether error_report_err() prints an error's hints (on by default) */
+void error_set_hints(bool on);
 /* Prefix reports with a timestamp (-msg timestamp=on). */
 void error_set_timestamps(bool on);
 

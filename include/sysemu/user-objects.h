@@ -13,6 +13,7 @@
 
 #define TYPE_MEMORY_BACKEND "memory-backend"
 #define TYPE_MEMORY_BACKEND_RAM "memory-backend-ram"
+#define TYPE_RNG_BACKEND "rng-backend"
 #define TYPE_SECRET "secret"
 
 /*
@@ -30,6 +31,10 @@ bool user_object_add(const char *optarg, Error **errp);
  * -m (without -m the backend's size becomes the RAM size).
  */
 bool user_objects_machine_ram(MachineState *ms, bool mem_given, Error **errp);
+/* -object's types: "Parameter 'qom-type' does not accept value" else */
+bool user_object_check_type(const char *type, Error **errp);
+/* len bytes of entropy from an rng-builtin or rng-random object */
+bool user_object_rng_read(Object *rng, void *buf, size_t len, Error **errp);
 /* A memory backend's size */
 uint64_t user_objects_backend_size(Object *backend);
 /* How a memory backend's RAM is mapped (policy, nodes, merge, dump, ...) */
