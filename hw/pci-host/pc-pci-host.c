@@ -501,6 +501,12 @@ static bool pc_host_function_realize(PCIDevice *d, Error **errp)
                    object_get_typename(OBJECT(d)));
         return false;
     }
+    /* ESMRAMC has room for 12 bits of it in 7.2's design (0xfff MiB) */
+    if (pc_host_function_is_mch(f) && f->ext_tseg_mbytes > 0xfff) {
+        error_setg(errp, "invalid extended-tseg-mbytes value: %u",
+                   f->ext_tseg_mbytes);
+        return false;
+    }
     pc_host_load_regs(f);
     memory_region_transaction_begin();
     pam_init(&f->pam, OBJECT(d), sysmem, ram, pc_pci_memory());

@@ -19,7 +19,9 @@ info mtree -f that answer in 0-1 MiB or belong to those regions.
     (1, 2, 8 MiB, extended-tseg-mbytes from -global and from pc-q35-2.9's
     compat entry), H_SMRAME, system_reset;
   * Q35 F_SMBASE (0x9c): the query/lock negotiation, its black hole at
-    0x30000, reset; pc-q35-4.2, where smbase-smram is off.
+    0x30000, reset; pc-q35-4.2, where smbase-smram is off;
+  * extended-tseg-mbytes: a TSEG larger than RAM, and values past 0xfff,
+    which stop start-up (status and message compared).
 
 Skips (77) where QEMU 7.2 is missing.
 """
@@ -27,6 +29,7 @@ Skips (77) where QEMU 7.2 is missing.
 import os
 import re
 import socket
+import subprocess
 import sys
 import tempfile
 
@@ -285,6 +288,14 @@ SCENARIOS = [
     ("q35-2.9/tseg-ext", "pc-q35-2.9", ["-m", "128"], tseg_steps(3)),
     ("q35-2.10/tseg-ext", "pc-q35-2.10", ["-m", "128"], tseg_steps(3)),
     ("q35/tseg-3g", "pc-q35-7.2", ["-m", "3072"], tseg_steps(2, 2048)),
+    # TSEG larger than the RAM below 4 GiB: the black hole wraps
+    ("q35/tseg-beyond-ram", "pc-q35-7.2",
+     ["-m", "16", "-global", "mch.extended-tseg-mbytes=64"],
+     ["cfgb 0x9e 0x3f", "cfgb 0x9d 0x08", "readb 0x0", "readb 0xfffff0",
+      "writeb 0x100 0x12", "readb 0x100", "mtree"]),
+    ("q35/tseg-ext-max", "pc-q35-7.2",
+     ["-global", "mch.extended-tseg-mbytes=4095"],
+     ["cfgb 0x9e 0x3f", "cfgb 0x9d 0x08", "readb 0x100", "mtree"]),
     ("q35/smbase", "pc-q35-7.2", [], smbase_steps()),
     ("q35-5.0/smbase", "pc-q35-5.0", [], smbase_steps()),
     ("q35-4.2/smbase", "pc-q35-4.2", [], smbase_steps()),
@@ -293,10 +304,30 @@ SCENARIOS = [
 ]
 
 
+def start_error(binary, args):
+    p = subprocess.run([binary, "-display", "none", "-nodefaults", "-S",
+                        "-qtest", "null", "-qtest-log", "/dev/null"] + args,
+                       stdin=subprocess.DEVNULL,
+                       capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stderr.strip()
+
+
+def compare_start_errors():
+    """extended-tseg-mbytes past 7.2's 0xfff refuses to start"""
+    for value in ("4096", "65535"):
+        args = ["-machine", "pc-q35-7.2", "-global",
+                f"mch.extended-tseg-mbytes={value}"]
+        mine, theirs = start_error(BINARY, args), start_error(ORACLE, args)
+        report(f"q35/extended-tseg-mbytes={value}/start",
+               mine == theirs and mine[0] == 1,
+               f"ours {mine} qemu72 {theirs}")
+
+
 def main():
     if not os.access(ORACLE, os.X_OK):
         print(f"SKIP: QEMU 7.2 not found at {ORACLE}")
         return 77
+    compare_start_errors()
     for name, machine, extra, steps in SCENARIOS:
         args = ["-machine", machine] + extra
         mine = answers(BINARY, args, steps)
