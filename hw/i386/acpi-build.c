@@ -587,20 +587,13 @@ bool acpi_build_tables(MachineState *ms, uint64_t *rsdp_addr, Error **errp)
 {
     MachineClass *mc = MACHINE_GET_CLASS(ms);
     AcpiBuild b = { 0 };
-    MemoryRegion *ram;
     bool ok;
 
     *rsdp_addr = 0;
     if (!acpi_enabled(ms)) {
         return true;
     }
-    /*
-     * Into the RAM block itself: the chipset's PAM decides whether the
-     * guest sees that RAM at 0xE0000 or the firmware ROM (the direct-boot
-     * path opens it, hw/i386/pc-devices.c)
-     */
-    ram = memory_ram_region();
-    if (!ram || memory_region_size(ram) < ACPI_BUILD_BASE + ACPI_BUILD_SIZE) {
+    if (!memory_guest_ptr(ACPI_BUILD_BASE, ACPI_BUILD_SIZE)) {
         error_setg(errp, "cannot build ACPI tables: guest RAM does not "
                    "cover 0x%llx-0x%llx", ACPI_BUILD_BASE,
                    ACPI_BUILD_BASE + ACPI_BUILD_SIZE - 1);
@@ -615,8 +608,7 @@ bool acpi_build_tables(MachineState *ms, uint64_t *rsdp_addr, Error **errp)
     b.buf = g_malloc0(ACPI_BUILD_SIZE);
     ok = build_all(&b, ms, errp);
     if (ok) {
-        memcpy((uint8_t *)memory_region_get_ram_ptr(ram) + ACPI_BUILD_BASE,
-               b.buf, ACPI_BUILD_SIZE);
+        cpu_physical_memory_write(ACPI_BUILD_BASE, b.buf, ACPI_BUILD_SIZE);
         *rsdp_addr = ACPI_BUILD_RSDP_ADDR;
     }
     g_free(b.buf);

@@ -19,6 +19,7 @@
 #include "qemu/datadir.h"
 #include "qemu/option.h"
 #include "sysemu/device.h"
+#include "sysemu/kvm.h"
 #include "sysemu/reset.h"
 
 #define CPU(model) model "-x86_64-cpu"
@@ -687,11 +688,18 @@ bool pc_machine_init(MachineState *ms, Error **errp)
 bool pc_machine_done(MachineState *ms, Error **errp)
 {
     /*
-     * The direct loader's tables, for the direct loader only (-kernel
-     * without -bios): they sit in the RAM under 0xE0000, which any other
-     * start leaves to firmware, as 7.2's RAM is there before firmware runs
+     * The direct loader's tables, when it boots (-kernel without -bios,
+     * under KVM): they sit in the RAM under 0xE0000, so the chipset shows
+     * that RAM first, as the loader does at every reset.  Any other start
+     * leaves that RAM to firmware, as 7.2 has it before firmware runs.
      */
-    return pc_fw_cfg_machine_done(ms, errp) &&
-           (!acpi_enabled(ms) || qemu_bios_name || !ms->kernel_filename ||
-            acpi_build_tables(ms, &ms->acpi_rsdp, errp));
+    if (!pc_fw_cfg_machine_done(ms, errp)) {
+        return false;
+    }
+    if (!acpi_enabled(ms) || qemu_bios_name || !ms->kernel_filename ||
+        !kvm_enabled()) {
+        return true;
+    }
+    pc_chipset_init_as_firmware();
+    return acpi_build_tables(ms, &ms->acpi_rsdp, errp);
 }
