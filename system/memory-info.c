@@ -108,11 +108,12 @@ static void mtree_print_mr(GString *out, MemoryRegion *mr, unsigned level,
     guint j;
 
     if (mr->enabled || opt->disabled) {
-        for (i = 0; i < level; i++) {
-            g_string_append(out, MTREE_INDENT);
-        }
+        /* QEMU 7.2 puts the mark before the indentation */
         if (start < base || end < start) {
             g_string_append(out, "[DETECTED OVERFLOW!] ");
+        }
+        for (i = 0; i < level; i++) {
+            g_string_append(out, MTREE_INDENT);
         }
         g_string_append_printf(out, "%016" PRIx64 "-%016" PRIx64
                                " (prio %d, %s): ", start, end, mr->priority,

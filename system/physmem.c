@@ -3,7 +3,8 @@
  * machine's RAM block.
  *
  * An access is looked up in the address space's current flat view.  RAM
- * is copied directly, up to the end of its range (ROM only when read).
+ * is copied directly, up to the end of its range (ROM only when read;
+ * RAM seen through a read-only alias is written, as in QEMU 7.2).
  * Anything else goes to the region as QEMU 7.2 sends it: the whole rest
  * of the access, cut to the largest power of two the region's
  * valid.max_access_size (4 when unset) and the offset's alignment allow,
@@ -166,7 +167,13 @@ static MemTxResult flatview_rw(FlatView *fv, hwaddr addr, uint8_t *buf,
             MemoryRegion *mr = r->mr;
             hwaddr off = addr - r->start + r->offset_in_region;
 
-            if (mr->ram && (!is_write || !r->readonly)) {
+            /*
+             * QEMU 7.2 writes RAM that is read-only only through an alias
+             * (PAM's read-only segments): its accesses look at the RAM
+             * region itself.  So do qtest's writes and a vCPU's write to
+             * a KVM read-only slot, which exits here as MMIO.
+             */
+            if (mr->ram && (!is_write || !mr->readonly)) {
                 Int128 avail = (Int128)r->start + r->size - addr;
 
                 if (avail < l) {

@@ -160,15 +160,31 @@ bool pc_devices_create(MachineState *ms, Error **errp)
 
 /*
  * What SeaBIOS programs before it boots a guest, for the direct-boot path
- * only (hw/i386/x86-boot.c, at start and after every reset): the PM
- * block at ACPI_PM_BASE, decoding.  Firmware does this itself once this
- * tree loads it (issue 13).
+ * only (hw/i386/x86-boot.c, at start and after every reset): the PAM
+ * segments 0xC0000-0xFFFFF as read/write RAM (firmware that shadowed
+ * itself; the direct loader's ACPI tables live in that RAM at 0xE0000),
+ * the PM block at ACPI_PM_BASE, decoding.  Firmware does this itself once
+ * this tree runs it by default (issue 13).
  */
+#define PAM_I440FX 0x59
+#define PAM_MCH 0x90
+#define PAM_ALL_RAM 0x33
+
 void pc_chipset_init_as_firmware(void)
 {
     PCIDevice *pm = board_pm_function;
     PCIBus *bus = board_pci_bus;
+    PCIDevice *host = bus ? pci_find_device(bus, 0, 0) : NULL;
+    int i;
 
+    if (host) {
+        uint32_t pam = PCI_DEVICE_GET_CLASS(host)->device_id == 0x1237
+                           ? PAM_I440FX : PAM_MCH;
+
+        for (i = 0; i < 7; i++) {
+            pci_host_config_write(bus, 0, 0, pam + i, PAM_ALL_RAM, 1);
+        }
+    }
     if (!pm) {
         return;
     }

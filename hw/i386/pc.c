@@ -19,6 +19,7 @@
 #include "qemu/datadir.h"
 #include "qemu/option.h"
 #include "sysemu/device.h"
+#include "sysemu/kvm.h"
 #include "sysemu/reset.h"
 
 #define CPU(model) model "-x86_64-cpu"
@@ -70,6 +71,10 @@ static const GlobalProperty pc_compat_5_1[] = {
     { ALL_CPUS, "kvm-msi-ext-dest-id", "off" },
 };
 
+static const GlobalProperty pc_compat_4_2[] = {
+    { "mch", "smbase-smram", "off" },
+};
+
 static const GlobalProperty pc_compat_3_1[] = {
     { ALL_CPUS, "x-intel-pt-auto-level", "off" },
     { CPU("Opteron_G3"), "rdtscp", "off" },
@@ -113,6 +118,10 @@ static const GlobalProperty pc_compat_2_11[] = {
 
 static const GlobalProperty pc_compat_2_10[] = {
     { ALL_CPUS, "x-hv-max-vps", "0x40" },
+};
+
+static const GlobalProperty pc_compat_2_9[] = {
+    { "mch", "extended-tseg-mbytes", "0" },
 };
 
 static const GlobalProperty pc_compat_2_8[] = {
@@ -253,7 +262,7 @@ const PCCompat pc_compat_arrays[] = {
     COMPAT("5.2", pc_compat_5_2),
     COMPAT("5.1", pc_compat_5_1),
     NO_COMPAT("5.0"),
-    NO_COMPAT("4.2"),
+    COMPAT("4.2", pc_compat_4_2),
     NO_COMPAT("4.1"),
     NO_COMPAT("4.0"),
     COMPAT("3.1", pc_compat_3_1),
@@ -261,7 +270,7 @@ const PCCompat pc_compat_arrays[] = {
     COMPAT("2.12", pc_compat_2_12),
     COMPAT("2.11", pc_compat_2_11),
     COMPAT("2.10", pc_compat_2_10),
-    NO_COMPAT("2.9"),
+    COMPAT("2.9", pc_compat_2_9),
     COMPAT("2.8", pc_compat_2_8),
     COMPAT("2.7", pc_compat_2_7),
     COMPAT("2.6", pc_compat_2_6),
@@ -552,23 +561,38 @@ type_init(pc_register_types)
 
 /*
  * Guest RAM as QEMU 7.2's PC maps it (ram-below-4g, ram-above-4g), and
- * the PCI address space under it (empty, for now) at priority -1
+ * the PCI address space under it at priority -1, holding the firmware
+ * (pc_sysfw.c) and "pc.rom": 128 KiB of read-only memory at
+ * 0xC0000-0xDFFFF, 7.2's option ROM space, which the PAM registers show
+ * where they route a segment to PCI (zeros: no option ROM is placed there)
  */
-static MemoryRegion pci_memory;
+#define PC_ROM_BASE 0xc0000
+#define PC_ROM_SIZE 0x20000
+
+static MemoryRegion pci_memory, option_rom;
 
 MemoryRegion *pc_pci_memory(void)
 {
     return &pci_memory;
 }
 
-static void pc_memory_init(MachineState *ms)
+static bool pc_memory_init(MachineState *ms, Error **errp)
 {
+    bool ok;
+
     memory_region_transaction_begin();
     memory_map_pc_ram();
     memory_region_init(&pci_memory, NULL, "pci", UINT64_MAX);
     memory_region_add_subregion_overlap(get_system_memory(), 0, &pci_memory,
                                         -1);
+    ok = memory_region_init_rom(&option_rom, NULL, "pc.rom", PC_ROM_SIZE,
+                                errp);
+    if (ok) {
+        memory_region_add_subregion_overlap(&pci_memory, PC_ROM_BASE,
+                                            &option_rom, 1);
+    }
     memory_region_transaction_commit();
+    return ok;
 }
 
 /*
@@ -645,8 +669,8 @@ bool pc_machine_init(MachineState *ms, Error **errp)
         ms->cpu_env.accel == X86_ACCEL_KVM) {
         ms->smm = ON_OFF_AUTO_OFF;      /* whatever -machine smm= said */
     }
-    pc_memory_init(ms);
-    if (!pc_system_firmware_init(ms, &pci_memory, errp)) {
+    if (!pc_memory_init(ms, errp) ||
+        !pc_system_firmware_init(ms, &pci_memory, errp)) {
         return false;
     }
     if (!machine_create_cpus(ms, errp) || !pc_boot_check(ms, errp)) {
@@ -664,8 +688,19 @@ bool pc_machine_init(MachineState *ms, Error **errp)
 /* After -device: the ACPI tables describe what is there (pvpanic) */
 bool pc_machine_done(MachineState *ms, Error **errp)
 {
-    /* -bios: firmware owns 0xe0000-0xfffff; the direct loader's tables go */
-    return pc_fw_cfg_machine_done(ms, errp) &&
-           (!acpi_enabled(ms) || qemu_bios_name ||
-            acpi_build_tables(ms, &ms->acpi_rsdp, errp));
+    /*
+     * The direct loader's tables, when it boots (-kernel without -bios,
+     * under KVM): they sit in the RAM under 0xE0000, so the chipset shows
+     * that RAM first, as the loader does at every reset.  Any other start
+     * leaves that RAM to firmware, as 7.2 has it before firmware runs.
+     */
+    if (!pc_fw_cfg_machine_done(ms, errp)) {
+        return false;
+    }
+    if (!acpi_enabled(ms) || qemu_bios_name || !ms->kernel_filename ||
+        !kvm_enabled()) {
+        return true;
+    }
+    pc_chipset_init_as_firmware();
+    return acpi_build_tables(ms, &ms->acpi_rsdp, errp);
 }

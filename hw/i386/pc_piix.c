@@ -9,6 +9,7 @@ static void pc_i440fx_options(MachineClass *mc)
     mc->alias = "pc";
     mc->is_default = true;
     mc->max_cpus = 255;
+    mc->default_firmware = "bios-256k.bin";
 }
 
 /* 7.1 reserved the AMD HyperTransport window (etc/e820) */
@@ -59,6 +60,7 @@ static void pc_i440fx_1_7_options(MachineClass *mc)
 {
     mc->legacy_kvm_x2apic_default = true;
     mc->no_gigabyte_align = true;
+    mc->default_firmware = "bios.bin";      /* SeaBIOS's 128 KiB build */
     mc->deprecated = true;
 }
 

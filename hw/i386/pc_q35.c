@@ -8,6 +8,7 @@ static void pc_q35_options(MachineClass *mc)
     mc->desc = "Standard PC (Q35 + ICH9, 2009)";
     mc->alias = "q35";
     mc->max_cpus = 288;
+    mc->default_firmware = "bios-256k.bin";
 }
 
 /* 7.1 reserved the AMD HyperTransport window (etc/e820) */

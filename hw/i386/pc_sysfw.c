@@ -1,15 +1,21 @@
 /*
- * -bios: the firmware image as QEMU 7.2 maps it on the PC.  The whole file
- * is ROM ("pc.bios") ending at 4 GiB; its last 128 KiB (or all of a
- * smaller one) also show at 0xE0000-0xFFFFF ("isa-bios"), where the
- * reset vector's far jump lands.  The size must be a non-zero multiple of
- * 64 KiB.
+ * The firmware image as QEMU 7.2 maps it on the PC: -bios FILE, else the
+ * machine's default (SeaBIOS's bios-256k.bin; bios.bin up to
+ * pc-i440fx-1.7).  The whole file is ROM ("pc.bios") ending at 4 GiB; its
+ * last 128 KiB (or all of a smaller one) also show at 0xE0000-0xFFFFF
+ * ("isa-bios"), where the reset vector's far jump lands.  The size must
+ * be a non-zero multiple of 64 KiB.
  *
- * QEMU puts isa-bios in the PCI address space, where the chipset's PAM
- * registers decide between it and RAM; those are plain bytes here (no
- * shadowing), so isa-bios sits over RAM in system memory, as PAM's reset
- * state shows it.  Without -bios there is no firmware (the direct loader
- * boots -kernel), as before.
+ * Both live in the PCI address space, so the chipset's PAM registers
+ * (hw/pci-host/pam.c) decide between isa-bios and the RAM under it, as
+ * in 7.2: at reset every PAM segment routes to PCI, so the ROM shows.
+ *
+ * Only an image named with -bios runs: under KVM the vCPUs then start at
+ * its reset vector (hw/i386/x86-boot.c).  The default image is mapped,
+ * so the board's memory is 7.2's, but nothing executes it yet: without
+ * -bios, -kernel boots through the direct loader, which opens the PAM
+ * segments to RAM as firmware that shadowed itself would
+ * (pc_chipset_init_as_firmware).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +47,9 @@ bool pc_system_firmware_init(MachineState *ms, MemoryRegion *rom_memory,
     uint64_t isa_size;
 
     if (!name) {
+        name = MACHINE_GET_CLASS(ms)->default_firmware;
+    }
+    if (!name) {
         return true;
     }
     path = qemu_find_file(name);
@@ -59,8 +68,8 @@ bool pc_system_firmware_init(MachineState *ms, MemoryRegion *rom_memory,
     isa_size = MIN(size, ISA_BIOS_MAX);
     memory_region_init_alias(&isa_bios_mr, NULL, "isa-bios", &bios_mr,
                              size - isa_size, isa_size);
-    memory_region_add_subregion_overlap(get_system_memory(),
-                                        0x100000 - isa_size, &isa_bios_mr, 1);
+    memory_region_add_subregion_overlap(rom_memory, 0x100000 - isa_size,
+                                        &isa_bios_mr, 1);
     memory_region_transaction_commit();
     return true;
 }

@@ -15,7 +15,9 @@
 #include <glib.h>
 
 #include "hw/pci-host/pc-pci-host.h"
+#include "hw/pci-host/pam.h"
 #include "hw/pci/pci.h"
+#include "hw/qdev-properties.h"
 #include "hw/i386/pc.h"
 #include "hw/sysbus.h"
 #include "sysemu/runstate.h"
@@ -34,24 +36,32 @@ typedef struct PCHostFunctionInfo {
     const char *type;
     uint16_t device;
     uint8_t revision;
-    /* Chipset registers with non-zero reset values: {offset, value} */
+    /* Chipset registers' power-on values: {offset, size, value} */
     struct {
-        uint8_t offset, value;
+        uint8_t offset, size;
+        uint32_t value;
     } regs[6];
+    /*
+     * Whether a machine reset loads them again: QEMU 7.2's MCH does, its
+     * i440FX keeps whatever was written (PAM and the rest too)
+     */
+    bool regs_at_reset;
 } PCHostFunctionInfo;
 
 static const PCHostFunctionInfo host_functions[] = {
     [PC_HOST_I440FX] = {
         .type = TYPE_I440FX_PCI_DEVICE, .device = 0x1237, .revision = 0x02,
-        .regs = { { 0x57, 0x10 },                   /* DRAMC */
-                  { 0x72, 0x02 } },                 /* SMRAM: C_BASE_SEG */
+        .regs = { { 0x57, 1, 0x10 },                /* DRAMC */
+                  { 0x72, 1, 0x02 } },              /* SMRAM: C_BASE_SEG */
     },
     [PC_HOST_Q35_MCH] = {
         .type = TYPE_MCH_PCI_DEVICE, .device = 0x29c0, .revision = 0x00,
-        .regs = { { 0x50, 0x10 },                   /* GGC */
+        .regs = { { 0x50, 2, 0x0010 },              /* GGC */
                   /* PCIEXBAR: 0xb0000000, 256 MiB, disabled until firmware */
-                  { 0x63, 0xb0 },
-                  { 0x9d, 0x02 }, { 0x9e, 0x38 } }, /* SMRAM, ESMRAMC */
+                  { 0x60, 4, 0xb0000000 }, { 0x64, 4, 0 },
+                  { 0x9c, 1, 0 },                   /* F_SMBASE */
+                  { 0x9d, 1, 0x02 }, { 0x9e, 1, 0x38 } }, /* SMRAM, ESMRAMC */
+        .regs_at_reset = true,
     },
 };
 
@@ -76,6 +86,16 @@ typedef struct PCHostFunctionState {
     PCIBus *bus;                /* MMCONFIG's target */
     MemoryRegion mmcfg;         /* the MCH's PCIEXBAR window */
     uint64_t mmcfg_base;        /* UINT64_MAX: not mapped */
+
+    /* Memory steering (see the SMRAM section below) */
+    PAMState pam;
+    MemoryRegion smram_region;  /* 0xA0000-0xBFFFF onto the PCI space */
+    MemoryRegion open_high_smram, tseg_blackhole, smbase_blackhole; /* MCH */
+    uint64_t tseg_size;
+
+    /* mch properties */
+    uint16_t ext_tseg_mbytes;
+    bool smbase_smram;
 } PCHostFunctionState;
 
 /* Register read/write ---------------------------------------------------- */
@@ -277,15 +297,270 @@ static void mch_update_pciexbar(PCHostFunctionState *f)
     memory_region_transaction_commit();
 }
 
+/*
+ * Memory steering: PAM (hw/pci-host/pam.c) and SMRAM, as QEMU 7.2 models
+ * them for code outside System Management Mode (there is no SMM address
+ * space here, so the SMM-only windows of 7.2 -- smram-low, smram-high,
+ * tseg-window, smbase-window -- have nothing to show through).
+ *
+ * i440FX SMRAM (0x72): a plain byte; D_OPEN (bit 6) lets RAM show at
+ * 0xA0000-0xBFFFF instead of the PCI space ("smram-region" disabled).
+ *
+ * MCH SMRAM (0x9d): D_OPEN, D_CLS, D_LCK, G_SMRAME writable, C_BASE_SEG
+ * fixed at 010.  Setting D_LCK clears D_OPEN and leaves only D_CLS
+ * writable there and nothing in ESMRAMC, until reset.  With D_OPEN, the
+ * legacy window opens to RAM unless H_SMRAME, which instead shows it at
+ * 0xFEDA0000 ("smram-open-high").
+ * MCH ESMRAMC (0x9e): H_SMRAME, TSEG_SZ (1, 2, 8 MiB or the property
+ * extended-tseg-mbytes), T_EN writable; 0x38 fixed.  While T_EN and
+ * G_SMRAME are set, the top TSEG_SZ of RAM below 4 GiB reads all-ones and
+ * drops writes ("tseg-blackhole"), D_OPEN or not.
+ * MCH F_SMBASE (0x9c), with smbase-smram (7.2's default from pc-q35-5.0):
+ * not writable; 0xff asks for SMRAM at SMBASE (reads 0x01 then), a write
+ * with bit 1 after that locks (0x02): 0x30000-0x4FFFF then reads all-ones
+ * and drops writes ("smbase-blackhole"), until reset.  Without the
+ * property it is a plain byte.
+ */
+#define I440FX_PAM 0x59
+#define I440FX_SMRAM 0x72
+#define MCH_PAM 0x90
+#define MCH_F_SMBASE 0x9c
+#define MCH_SMRAM 0x9d
+#define MCH_ESMRAMC 0x9e
+
+#define SMRAM_D_OPEN 0x40
+#define SMRAM_D_CLS 0x20
+#define SMRAM_D_LCK 0x10
+#define SMRAM_G_SMRAME 0x08
+#define SMRAM_WMASK (SMRAM_D_OPEN | SMRAM_D_CLS | SMRAM_D_LCK | SMRAM_G_SMRAME)
+#define ESMRAMC_H_SMRAME 0x80
+#define ESMRAMC_TSEG_SZ 0x06
+#define ESMRAMC_T_EN 0x01
+#define ESMRAMC_WMASK (ESMRAMC_H_SMRAME | ESMRAMC_TSEG_SZ | ESMRAMC_T_EN)
+#define F_SMBASE_QUERY 0xff
+#define F_SMBASE_IN_RAM 0x01
+#define F_SMBASE_LCK 0x02
+
+#define SMRAM_LOW_BASE 0xa0000
+#define SMRAM_LOW_SIZE 0x20000
+#define SMRAM_HIGH_BASE 0xfeda0000
+#define SMBASE_BASE 0x30000
+#define SMBASE_SIZE 0x20000
+
+static uint64_t blackhole_read(void *opaque, hwaddr addr, unsigned size)
+{
+    return UINT64_MAX;
+}
+
+static void blackhole_write(void *opaque, hwaddr addr, uint64_t value,
+                            unsigned size)
+{
+}
+
+static const MemoryRegionOps blackhole_ops = {
+    .read = blackhole_read,
+    .write = blackhole_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 4 },
+    .impl = { .min_access_size = 1, .max_access_size = 4 },
+};
+
+static bool pc_host_function_is_mch(PCHostFunctionState *f)
+{
+    return f->kind == PC_HOST_Q35_MCH;
+}
+
+static void pc_host_update_pam(PCHostFunctionState *f)
+{
+    PCIDevice *d = &f->parent_obj;
+
+    pam_update(&f->pam, d->config + (pc_host_function_is_mch(f) ? MCH_PAM
+                                                               : I440FX_PAM));
+}
+
+static uint64_t mch_tseg_size(PCHostFunctionState *f)
+{
+    uint8_t esmramc = f->parent_obj.config[MCH_ESMRAMC];
+
+    if (!(esmramc & ESMRAMC_T_EN) ||
+        !(f->parent_obj.config[MCH_SMRAM] & SMRAM_G_SMRAME)) {
+        return 0;
+    }
+    switch ((esmramc & ESMRAMC_TSEG_SZ) >> 1) {
+    case 0:
+        return 1 << 20;
+    case 1:
+        return 2 << 20;
+    case 2:
+        return 8 << 20;
+    default:
+        return (uint64_t)f->ext_tseg_mbytes << 20;
+    }
+}
+
+static void pc_host_update_smram(PCHostFunctionState *f)
+{
+    PCIDevice *d = &f->parent_obj;
+    uint8_t *smram;
+    bool h_smrame;
+    uint64_t tseg;
+
+    memory_region_transaction_begin();
+    if (!pc_host_function_is_mch(f)) {
+        memory_region_set_enabled(&f->smram_region,
+                                  !(d->config[I440FX_SMRAM] & SMRAM_D_OPEN));
+        memory_region_transaction_commit();
+        return;
+    }
+    smram = &d->config[MCH_SMRAM];
+    if (*smram & SMRAM_D_LCK) {
+        *smram &= ~SMRAM_D_OPEN;
+        d->wmask[MCH_SMRAM] = SMRAM_D_CLS;
+        d->wmask[MCH_ESMRAMC] = 0;
+    }
+    h_smrame = d->config[MCH_ESMRAMC] & ESMRAMC_H_SMRAME;
+    if (*smram & SMRAM_D_OPEN) {
+        memory_region_set_enabled(&f->smram_region, h_smrame);
+        memory_region_set_enabled(&f->open_high_smram, h_smrame);
+    } else {
+        memory_region_set_enabled(&f->smram_region, true);
+        memory_region_set_enabled(&f->open_high_smram, false);
+    }
+    tseg = mch_tseg_size(f);
+    if (tseg != f->tseg_size) {
+        /* A region's size is fixed here: a new one for each size */
+        if (f->tseg_size) {
+            memory_region_del_subregion(get_system_memory(),
+                                        &f->tseg_blackhole);
+            object_unparent(OBJECT(&f->tseg_blackhole));
+        }
+        f->tseg_size = tseg;
+        if (tseg) {
+            memory_region_init_io(&f->tseg_blackhole, OBJECT(f),
+                                  &blackhole_ops, f, "tseg-blackhole", tseg);
+            memory_region_add_subregion_overlap(get_system_memory(),
+                                                memory_below_4g() - tseg,
+                                                &f->tseg_blackhole, 1);
+        }
+    }
+    memory_region_set_enabled(&f->smbase_blackhole,
+                              f->smbase_smram &&
+                              d->config[MCH_F_SMBASE] == F_SMBASE_LCK);
+    memory_region_transaction_commit();
+}
+
+/* F_SMBASE's negotiation, with smbase-smram (the byte is not writable) */
+static void mch_write_f_smbase(PCHostFunctionState *f, uint8_t value)
+{
+    uint8_t *reg = &f->parent_obj.config[MCH_F_SMBASE];
+
+    if (*reg == 0 && value == F_SMBASE_QUERY) {
+        *reg = F_SMBASE_IN_RAM;
+    } else if (*reg == F_SMBASE_IN_RAM && (value & F_SMBASE_LCK)) {
+        *reg = F_SMBASE_LCK;
+    }
+}
+
+static void pc_host_load_regs(PCHostFunctionState *f)
+{
+    const PCHostFunctionInfo *info = &host_functions[f->kind];
+    PCIDevice *d = &f->parent_obj;
+    size_t i;
+    unsigned b;
+
+    for (i = 0; i < G_N_ELEMENTS(info->regs) && info->regs[i].size; i++) {
+        for (b = 0; b < info->regs[i].size; b++) {
+            d->config[info->regs[i].offset + b] =
+                info->regs[i].value >> (8 * b);
+        }
+    }
+}
+
+/* Write masks and regions as reset leaves them (config already reset) */
+static void pc_host_reset_steering(PCHostFunctionState *f)
+{
+    PCIDevice *d = &f->parent_obj;
+
+    if (pc_host_function_is_mch(f)) {
+        d->wmask[MCH_SMRAM] = SMRAM_WMASK;
+        d->wmask[MCH_ESMRAMC] = ESMRAMC_WMASK;
+        d->wmask[MCH_F_SMBASE] = f->smbase_smram ? 0 : 0xff;
+    }
+    pc_host_update_pam(f);
+    pc_host_update_smram(f);
+}
+
+static bool pc_host_function_realize(PCIDevice *d, Error **errp)
+{
+    PCHostFunctionState *f = (PCHostFunctionState *)d;
+    MemoryRegion *sysmem = get_system_memory();
+    MemoryRegion *ram = memory_ram_region();
+
+    if (!ram) {
+        error_setg(errp, "%s needs the machine's RAM",
+                   object_get_typename(OBJECT(d)));
+        return false;
+    }
+    /* ESMRAMC has room for 12 bits of it in 7.2's design (0xfff MiB) */
+    if (pc_host_function_is_mch(f) && f->ext_tseg_mbytes > 0xfff) {
+        error_setg(errp, "invalid extended-tseg-mbytes value: %u",
+                   f->ext_tseg_mbytes);
+        return false;
+    }
+    pc_host_load_regs(f);
+    memory_region_transaction_begin();
+    pam_init(&f->pam, OBJECT(d), sysmem, ram, pc_pci_memory());
+    memory_region_init_alias(&f->smram_region, OBJECT(d), "smram-region",
+                             pc_pci_memory(), SMRAM_LOW_BASE,
+                             SMRAM_LOW_SIZE);
+    memory_region_add_subregion_overlap(sysmem, SMRAM_LOW_BASE,
+                                        &f->smram_region, 1);
+    if (pc_host_function_is_mch(f)) {
+        memory_region_init_alias(&f->open_high_smram, OBJECT(d),
+                                 "smram-open-high", ram, SMRAM_LOW_BASE,
+                                 SMRAM_LOW_SIZE);
+        memory_region_set_enabled(&f->open_high_smram, false);
+        memory_region_add_subregion_overlap(sysmem, SMRAM_HIGH_BASE,
+                                            &f->open_high_smram, 1);
+        memory_region_init_io(&f->smbase_blackhole, OBJECT(d),
+                              &blackhole_ops, f, "smbase-blackhole",
+                              SMBASE_SIZE);
+        memory_region_set_enabled(&f->smbase_blackhole, false);
+        memory_region_add_subregion_overlap(sysmem, SMBASE_BASE,
+                                            &f->smbase_blackhole, 1);
+    }
+    pc_host_reset_steering(f);
+    memory_region_transaction_commit();
+    return true;
+}
+
+static bool pc_range_touches(uint32_t addr, int len, uint32_t start,
+                             uint32_t end)
+{
+    return addr < end && addr + len > start;
+}
+
 static void pc_host_function_write_config(PCIDevice *d, uint32_t addr,
                                           uint32_t val, int len)
 {
     PCHostFunctionState *f = (PCHostFunctionState *)d;
+    bool mch = pc_host_function_is_mch(f);
+    uint32_t pam = mch ? MCH_PAM : I440FX_PAM;
 
     pci_default_write_config(d, addr, val, len);
-    if (f->kind == PC_HOST_Q35_MCH && addr < MCH_PCIEXBAR + 8 &&
-        addr + len > MCH_PCIEXBAR) {
+    if (mch && f->smbase_smram &&
+        pc_range_touches(addr, len, MCH_F_SMBASE, MCH_F_SMBASE + 1)) {
+        mch_write_f_smbase(f, val >> (8 * (MCH_F_SMBASE - addr)));
+    }
+    if (mch && pc_range_touches(addr, len, MCH_PCIEXBAR, MCH_PCIEXBAR + 8)) {
         mch_update_pciexbar(f);
+    }
+    if (pc_range_touches(addr, len, pam, pam + PAM_REGS)) {
+        pc_host_update_pam(f);
+    }
+    if (mch ? pc_range_touches(addr, len, MCH_F_SMBASE, MCH_ESMRAMC + 1)
+            : pc_range_touches(addr, len, I440FX_SMRAM, I440FX_SMRAM + 1)) {
+        pc_host_update_smram(f);
     }
 }
 
@@ -302,23 +577,24 @@ static void pc_pci_host_reset(DeviceState *dev)
 }
 
 /* The chipset registers go back to their reset values; PCIEXBAR with them */
+/*
+ * Reset: the MCH's registers go back to their reset values (PCIEXBAR with
+ * them), the i440FX's stay; PAM stays on both, as in QEMU 7.2 (SeaBIOS
+ * copies itself back into the shadow RAM on a reboot for that reason)
+ */
 static void pc_host_function_reset(DeviceState *dev)
 {
     PCHostFunctionState *f = (PCHostFunctionState *)dev;
-    PCIDevice *d = &f->parent_obj;
-    const PCHostFunctionInfo *info = &host_functions[f->kind];
-    size_t i;
 
     DEVICE_CLASS(object_class_get_parent(OBJECT_GET_CLASS(dev)))->reset(dev);
     pci_lock();
-    memset(d->config + PCI_CONFIG_HEADER_SIZE, 0,
-           d->config_size - PCI_CONFIG_HEADER_SIZE);
-    for (i = 0; i < G_N_ELEMENTS(info->regs) && info->regs[i].offset; i++) {
-        d->config[info->regs[i].offset] = info->regs[i].value;
+    if (host_functions[f->kind].regs_at_reset) {
+        pc_host_load_regs(f);
     }
     if (f->kind == PC_HOST_Q35_MCH) {
         mch_update_pciexbar(f);
     }
+    pc_host_reset_steering(f);
     pci_unlock();
 }
 
@@ -396,11 +672,24 @@ static void pc_pci_host_class_init(ObjectClass *oc, void *data)
     dc->categories = 1u << DEVICE_CATEGORY_BRIDGE;
 }
 
+/* QEMU 7.2's defaults; pc_compat_2_9 and pc_compat_4_2 turn them off */
+static Property mch_properties[] = {
+    DEFINE_PROP_UINT16("extended-tseg-mbytes", PCHostFunctionState,
+                       ext_tseg_mbytes, 16),
+    DEFINE_PROP_BOOL("smbase-smram", PCHostFunctionState, smbase_smram, true),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
 static void pc_host_function_class_init(ObjectClass *oc, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(oc);
     PCIDeviceClass *pc = PCI_DEVICE_CLASS(oc);
     const PCHostFunctionInfo *info = &host_functions[(uintptr_t)data];
+
+    pc->realize = pc_host_function_realize;
+    if ((uintptr_t)data == PC_HOST_Q35_MCH) {
+        device_class_set_props(dc, mch_properties);
+    }
 
     pc->vendor_id = 0x8086;
     pc->device_id = info->device;

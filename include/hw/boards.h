@@ -33,6 +33,8 @@ typedef struct MachineClass {
     int max_cpus;
     const char *default_cpu_type;
     const char *default_ram_id;
+    /* The -bios image when none is given ("bios-256k.bin"; NULL: none) */
+    const char *default_firmware;
 
     /* {driver, property, value} entries, newest version's first */
     GPtrArray *compat_props;
