@@ -181,9 +181,12 @@ void pc_chipset_init_as_firmware(void)
         uint32_t pam = PCI_DEVICE_GET_CLASS(host)->device_id == 0x1237
                            ? PAM_I440FX : PAM_MCH;
 
+        /* One memory transaction: one new flat view, not seven */
+        memory_region_transaction_begin();
         for (i = 0; i < 7; i++) {
             pci_host_config_write(bus, 0, 0, pam + i, PAM_ALL_RAM, 1);
         }
+        memory_region_transaction_commit();
     }
     if (!pm) {
         return;
