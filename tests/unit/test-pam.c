@@ -13,6 +13,7 @@
 #include <glib.h>
 
 #include "exec/memory.h"
+#include "flat-text.h"
 #include "hw/pci-host/pam.h"
 #include "qemu/rcu.h"
 
@@ -47,33 +48,6 @@ static const PAMCase cases[] = {
       "e0000-e3fff pc.bios(ro) e4000-e7fff pc.ram@e4000(ro) "
       "e8000-fffff pc.bios@8000(ro) 100000-1fffff pc.ram@100000" },
 };
-
-/* A flat view as text: "start-end name[@offset][(ro)]" per range */
-static char *flat_text(AddressSpace *as)
-{
-    FlatView *fv = address_space_get_flatview(as);
-    GString *s = g_string_new(NULL);
-    unsigned i;
-
-    for (i = 0; i < fv->nr; i++) {
-        const FlatRange *r = &fv->ranges[i];
-
-        g_string_append_printf(s, "%s%" G_GINT64_MODIFIER "x-%"
-                               G_GINT64_MODIFIER "x %s", i ? " " : "",
-                               r->start,
-                               (uint64_t)(r->start + r->size - 1),
-                               memory_region_name(r->mr));
-        if (r->offset_in_region) {
-            g_string_append_printf(s, "@%" G_GINT64_MODIFIER "x",
-                                   r->offset_in_region);
-        }
-        if (r->readonly) {
-            g_string_append(s, "(ro)");
-        }
-    }
-    flatview_unref(fv);
-    return g_string_free(s, FALSE);
-}
 
 typedef struct Board {
     MemoryRegion system, ram, ram_below, pci, rom, bios;

@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "hw/rtc/mc146818rtc.h"
+#include "rtc-cmos.h"
 
 #define NS 1000000000LL
 #define UIP_NS (8 * NS / 32768)
@@ -29,18 +30,6 @@ static void fake_irq(void *opaque, int level)
 {
     irq_raises += level && !irq_level;
     irq_level = level;
-}
-
-static uint8_t cmos_read(RTCState *s, uint8_t reg)
-{
-    rtc_ioport_write(s, 0, reg);
-    return rtc_ioport_read(s, 1);
-}
-
-static void cmos_write(RTCState *s, uint8_t reg, uint8_t v)
-{
-    rtc_ioport_write(s, 0, reg);
-    rtc_ioport_write(s, 1, v);
 }
 
 /* Runs the clock to target, stopping at each deadline as a timer would */

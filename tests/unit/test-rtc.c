@@ -6,6 +6,7 @@
 #include <glib.h>
 
 #include "hw/rtc/mc146818rtc.h"
+#include "rtc-cmos.h"
 
 #define NS 1000000000LL
 
@@ -17,18 +18,6 @@ static int64_t fake_now;
 static int64_t fake_clock(void *opaque)
 {
     return fake_now;
-}
-
-static uint8_t cmos_read(RTCState *s, uint8_t reg)
-{
-    rtc_ioport_write(s, 0, reg);
-    return rtc_ioport_read(s, 1);
-}
-
-static void cmos_write(RTCState *s, uint8_t reg, uint8_t v)
-{
-    rtc_ioport_write(s, 0, reg);
-    rtc_ioport_write(s, 1, v);
 }
 
 static void rtc_new(RTCState *s)
