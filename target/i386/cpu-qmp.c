@@ -313,6 +313,7 @@ JsonNode *qmp_x_query_cpuid(const QmpArgsXQueryCpuid *args, Error **errp)
 {
     MachineState *ms = current_machine;
     int64_t index = args->has_cpu_index ? args->cpu_index : 0;
+    X86CPU *cpu = NULL;
     JsonArray *arr;
     GArray *table;
     guint i;
@@ -326,12 +327,18 @@ JsonNode *qmp_x_query_cpuid(const QmpArgsXQueryCpuid *args, Error **errp)
     if (!args->has_cpu_index && (!ms || !ms->cpus || !ms->cpus->len)) {
         return json_node_init_array(json_node_alloc(), json_array_new());
     }
-    if (!ms || !ms->cpus || index < 0 || index >= ms->cpus->len) {
+    /* By cpu-index, as QEMU finds it (a plugged vCPU's is its slot) */
+    for (i = 0; ms && ms->cpus && i < ms->cpus->len; i++) {
+        cpu = g_ptr_array_index(ms->cpus, i);
+        if (cpu->cpu_index == index) {
+            break;
+        }
+    }
+    if (!ms || !ms->cpus || i == ms->cpus->len) {
         error_setg(errp, "CPU %" G_GINT64_FORMAT " does not exist", index);
         return NULL;
     }
-    table = x86_cpu_build_cpuid_table(g_ptr_array_index(ms->cpus, index),
-                                      &ms->cpu_env);
+    table = x86_cpu_build_cpuid_table(cpu, &ms->cpu_env);
     arr = json_array_new();
     for (i = 0; i < table->len; i++) {
         X86CPUIDEntry *e = &g_array_index(table, X86CPUIDEntry, i);

@@ -13,7 +13,8 @@
     /machine/unattached/device[N] aside: 7.2's kvmvapic takes one);
   * under KVM, this tree alone: a vCPU plugged while the VM runs and one
     while it is paused each get their own thread (a task of the process,
-    reported by query-cpus-fast), and both survive system_reset;
+    reported by query-cpus-fast), x-query-cpuid finds them by cpu-index,
+    and both survive system_reset;
   * under KVM, the guest's view: the smp test guest started with a vCPU
     given by -device in a cores=3 topology brings up every enabled vCPU
     of the MADT; the APIC IDs it finds (the MADT's and CPUID's) equal
@@ -182,6 +183,13 @@ def check_kvm_threads():
                set(tids) <= tasks(pid), f"{fast}, tasks {tasks(pid)}")
         report("kvm/order", [c["cpu-index"] for c in fast] == [0, 2, 1],
                f"{fast}")
+        # x-query-cpuid finds a vCPU by cpu-index: its CPUID's APIC ID
+        leaf1 = [e for e in vm.cmd("x-query-cpuid", {"cpu-index": 2})
+                 if e["leaf"] == 1]
+        missing = vm.cmd_raw("x-query-cpuid", {"cpu-index": 3})
+        report("kvm/x-query-cpuid-by-index",
+               leaf1 and leaf1[0]["ebx"] >> 24 == 2 and "error" in missing,
+               f"{leaf1}, {missing}")
         vm.cmd("cont")
         vm.cmd("system_reset")
         after = vm.cmd("query-cpus-fast")
