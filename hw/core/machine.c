@@ -593,6 +593,12 @@ CPUSlot *machine_find_cpu_slot(MachineState *ms, uint32_t apic_id,
     return NULL;
 }
 
+const char *machine_cpu_type(MachineState *ms)
+{
+    return ms->cpu_opts ? ms->cpu_opts->typename
+                        : MACHINE_GET_CLASS(ms)->default_cpu_type;
+}
+
 bool machine_create_cpus(MachineState *ms, Error **errp)
 {
     MachineClass *mc = MACHINE_GET_CLASS(ms);
@@ -600,7 +606,7 @@ bool machine_create_cpus(MachineState *ms, Error **errp)
     ObjectClass *oc;
     unsigned i;
 
-    typename = ms->cpu_opts ? ms->cpu_opts->typename : mc->default_cpu_type;
+    typename = machine_cpu_type(ms);
     oc = object_class_by_name(typename);
     if (!oc) {
         error_setg(errp, "unable to find CPU model '%s'",

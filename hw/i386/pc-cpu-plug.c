@@ -20,12 +20,6 @@
 #include "sysemu/kvm.h"
 #include "target/i386/cpu.h"
 
-static const char *pc_cpu_type(MachineState *ms)
-{
-    return ms->cpu_opts ? ms->cpu_opts->typename
-                        : MACHINE_GET_CLASS(ms)->default_cpu_type;
-}
-
 /*
  * One topology level of a vCPU given by ids: set (unless a single die may
  * stay unset) and below count
@@ -70,9 +64,9 @@ static bool pc_cpu_pre_plug(Object *handler, DeviceState *dev, Error **errp)
     unsigned socket, die, core, thread, index;
     CPUSlot *slot;
 
-    if (strcmp(object_get_typename(OBJECT(dev)), pc_cpu_type(ms))) {
+    if (strcmp(object_get_typename(OBJECT(dev)), machine_cpu_type(ms))) {
         error_setg(errp, "Invalid CPU type, expected cpu type: '%s'",
-                   pc_cpu_type(ms));
+                   machine_cpu_type(ms));
         return false;
     }
     if (cpu->apic_id == UINT32_MAX) {

@@ -143,6 +143,8 @@ uint32_t machine_apic_id_from_topo(const SMPConfiguration *smp,
 void machine_topo_from_apic_id(const SMPConfiguration *smp, uint32_t apic_id,
                                unsigned *socket, unsigned *die,
                                unsigned *core, unsigned *thread);
+/* The vCPUs' type: -cpu's, else the machine type's default */
+const char *machine_cpu_type(MachineState *ms);
 /* One more than the largest possible APIC ID (fw_cfg's MAX_CPUS) */
 uint32_t machine_apic_id_limit(MachineState *ms);
 /* The slot of a possible APIC ID, and its index; NULL if none */

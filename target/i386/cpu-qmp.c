@@ -274,7 +274,6 @@ JsonNode *qmp_query_cpus_fast(Error **errp)
 JsonNode *qmp_query_hotpluggable_cpus(Error **errp)
 {
     MachineState *ms = current_machine;
-    MachineClass *mc;
     JsonArray *arr;
     const char *type;
     int i;
@@ -285,8 +284,7 @@ JsonNode *qmp_query_hotpluggable_cpus(Error **errp)
                    "enabled");
         return NULL;
     }
-    mc = MACHINE_GET_CLASS(ms);
-    type = ms->cpu_opts ? ms->cpu_opts->typename : mc->default_cpu_type;
+    type = machine_cpu_type(ms);
     machine_init_possible_cpus(ms);
     arr = json_array_new();
     for (i = (int)MAX(ms->smp.max_cpus, 1) - 1; i >= 0; i--) {
