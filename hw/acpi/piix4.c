@@ -14,13 +14,19 @@
  * have a backend, SMBBA (0x90) = smb_io_base | 1, SMBHSTCFG (0xd2) =
  * 0x09; 0x5b = 0x02 without SMM.
  *
+ * APM (0xb2/0xb3, hw/isa/apm.c): ACPI_ENABLE (0xf1) and ACPI_DISABLE
+ * (0xf0) written to APMC set and clear SCI_EN unless the block is
+ * ACPI-only (no SMM and no smm-compat: SCI_EN set from reset, as in
+ * QEMU 7.2); any other value raises smi-irq while 0x5b bit 1 is set
+ * (the board connects smi-irq to nothing yet: no SMM here).
+ *
  * Not yet: the SMBus controller (pm-smbus at smb_io_base, with its SPD
  * EEPROMs), the GPE block, PCI/CPU/memory hotplug (so the hotplug
- * properties are accepted and change nothing: no hotplug exists here),
- * APM and the smi-irq line (declared, never raised).
+ * properties are accepted and change nothing: no hotplug exists here).
  */
 #include "hw/acpi/pm-block.h"
 #include "hw/char/serial.h"
+#include "hw/isa/apm.h"
 #include "hw/pci/pci.h"
 #include "hw/qdev-properties.h"
 #include "hw/southbridge/piix.h"
@@ -31,6 +37,7 @@
 typedef struct PIIX4PMState {
     PCIDevice parent_obj;
     AcpiPMBlock block;
+    APMState apm;
     qemu_irq sci, smi_irq;
     /* properties */
     uint32_t smb_io_base;
@@ -40,6 +47,28 @@ typedef struct PIIX4PMState {
 } PIIX4PMState;
 
 /* Register read/write ---------------------------------------------------- */
+
+#define PIIX4_ACPI_ENABLE 0xf1
+#define PIIX4_ACPI_DISABLE 0xf0
+
+/* A write of APMC (0xb2) */
+static void piix4_pm_apm_ctrl_changed(uint32_t value, void *opaque)
+{
+    PIIX4PMState *s = opaque;
+    bool smi;
+
+    if (value == PIIX4_ACPI_ENABLE || value == PIIX4_ACPI_DISABLE) {
+        acpi_pm_state_cnt_update(&s->block.pm, value == PIIX4_ACPI_ENABLE,
+                                 value == PIIX4_ACPI_DISABLE);
+        return;
+    }
+    pci_lock();
+    smi = s->parent_obj.config[0x5b] & 0x02;
+    pci_unlock();
+    if (smi) {
+        qemu_irq_raise(s->smi_irq);
+    }
+}
 
 /* PMBASE and PMREGMISC place the block; called with the PCI lock held */
 static void piix4_pm_update_io(PIIX4PMState *s)
@@ -107,8 +136,15 @@ static bool piix4_pm_realize(PCIDevice *d, Error **errp)
     pci_set_word(c + PIIX4_PM_SMBBA, (s->smb_io_base & 0xffff) | 1);
     c[PIIX4_PM_SMBHSTCFG] = 0x09;           /* enabled, IRQ 9 */
 
-    return acpi_pm_block_realize(&s->block, OBJECT(d), "piix4-pm", 0x40,
-                                 &s->sci, &s->states, errp);
+    apm_init(&s->apm, OBJECT(d), get_system_io(), piix4_pm_apm_ctrl_changed,
+             s);
+    if (!acpi_pm_block_realize(&s->block, OBJECT(d), "piix4-pm", 0x40,
+                               &s->sci, &s->states, errp)) {
+        apm_destroy(&s->apm, get_system_io());
+        return false;
+    }
+    s->block.pm.acpi_only = !s->smm_compat && !s->smm_enabled;
+    return true;
 }
 
 static void piix4_pm_exit(PCIDevice *d)
@@ -116,6 +152,7 @@ static void piix4_pm_exit(PCIDevice *d)
     PIIX4PMState *s = (PIIX4PMState *)d;
 
     acpi_pm_block_unrealize(&s->block);
+    apm_destroy(&s->apm, get_system_io());
 }
 
 /* Property table --------------------------------------------------------- */
