@@ -8,14 +8,15 @@ session runs against this tree and against QEMU 7.2.
 import subprocess
 
 
-def qtest_session(binary, args, commands, env=None, irqs=False):
+def qtest_session(binary, args, commands, env=None, irqs=False, running=False):
     """Answers of a -qtest stdio session, one per command ("EOF: ..."
     with the end of stderr if the emulator went away).  With irqs, each
     answer is prefixed by the "IRQ raise/lower N" lines that came before
-    it, joined with " | "."""
+    it, joined with " | ".  The VM is stopped (-S) unless running: the
+    VM clock's timers only run while it runs, in QEMU 7.2 as here."""
     p = subprocess.Popen(
-        [binary, "-display", "none", "-nodefaults", "-S", "-qtest", "stdio"]
-        + list(args),
+        [binary, "-display", "none", "-nodefaults"] +
+        ([] if running else ["-S"]) + ["-qtest", "stdio"] + list(args),
         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, env=env)
     answers = []

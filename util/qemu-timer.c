@@ -208,6 +208,10 @@ int64_t qemu_clock_next_deadline(QEMUClockType type)
 {
     int64_t v;
 
+    /* QEMU 7.2 disables the VM's clock while the VM does not run */
+    if (type == QEMU_CLOCK_VIRTUAL && !runstate_is_running()) {
+        return -1;
+    }
     g_mutex_lock(&timer_lock);
     v = active[type] ? active[type]->expire : -1;
     g_mutex_unlock(&timer_lock);
@@ -244,11 +248,21 @@ static bool run_timers_until(QEMUClockType type, int64_t now)
 
 bool qemu_clock_run_timers(QEMUClockType type)
 {
+    if (type == QEMU_CLOCK_VIRTUAL && !runstate_is_running()) {
+        return false;
+    }
     return run_timers_until(type, qemu_clock_get_ns(type));
 }
 
 void qtest_clock_warp(int64_t target, void (*set_clock)(int64_t ns))
 {
+    /* a stopped VM's clock moves, but its timers wait for it to run */
+    if (!runstate_is_running()) {
+        if (target > qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL)) {
+            set_clock(target);
+        }
+        return;
+    }
     for (;;) {
         int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
         int64_t deadline = qemu_clock_next_deadline(QEMU_CLOCK_VIRTUAL);

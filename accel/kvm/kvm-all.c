@@ -43,6 +43,7 @@ typedef struct KVMState {
     int fd;
     int vm_fd;
     bool pit;           /* the in-kernel PIT exists */
+    KernelIrqchip irqchip;  /* what kvm_create_irqchip made */
     int run_size;
     GHashTable *vcpus; /* X86CPU* -> KVMVCPU* */
     GPtrArray *vcpu_list; /* KVMVCPU*, by index */
@@ -256,6 +257,7 @@ static bool kvm_create_irqchip(KVMState *s, KernelIrqchip mode, bool pit,
 {
     struct kvm_pit_config pit_config = { .flags = KVM_PIT_SPEAKER_DUMMY };
 
+    s->irqchip = mode;
     if (mode == KERNEL_IRQCHIP_OFF) {
         return true;
     }
@@ -596,6 +598,60 @@ static void kvm_set_irq(int gsi, int level)
          */
         error_report("KVM_IRQ_LINE %d failed: %s", gsi, strerror(errno));
         g_idle_add(vm_internal_error_bh, NULL);
+    }
+}
+
+bool kvm_irqchip_in_kernel(void)
+{
+    return kvm_state && kvm_state->irqchip == KERNEL_IRQCHIP_ON;
+}
+
+bool kvm_pit_set_reinject(bool on, Error **errp)
+{
+    struct kvm_reinject_control control = { .pit_reinject = on };
+
+    if (on || !kvm_state || !kvm_state->pit ||
+        ioctl(kvm_state->vm_fd, KVM_CHECK_EXTENSION,
+              KVM_CAP_REINJECT_CONTROL) <= 0) {
+        return true;    /* re-injection is KVM's default */
+    }
+    if (ioctl(kvm_state->vm_fd, KVM_REINJECT_CONTROL, &control) < 0) {
+        error_setg(errp, "Can't disable in-kernel PIT reinjection: %s",
+                   strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+void kvm_pit_set_hpet_legacy(bool on)
+{
+    struct kvm_pit_state2 st;
+
+    if (!pit_ch2_state(&st)) {
+        return;
+    }
+    if (on) {
+        st.flags |= KVM_PIT_FLAGS_HPET_LEGACY;
+    } else {
+        st.flags &= ~KVM_PIT_FLAGS_HPET_LEGACY;
+    }
+    if (ioctl(kvm_state->vm_fd, KVM_SET_PIT2, &st) < 0) {
+        error_report("KVM_SET_PIT2 failed: %s", strerror(errno));
+    }
+}
+
+void kvm_send_msi(uint64_t addr, uint32_t data)
+{
+    struct kvm_msi msi = {
+        .address_lo = (uint32_t)addr,
+        .address_hi = addr >> 32,
+        .data = data,
+    };
+
+    if (kvm_irqchip_in_kernel() &&
+        ioctl(kvm_state->vm_fd, KVM_SIGNAL_MSI, &msi) < 0) {
+        error_report("KVM_SIGNAL_MSI 0x%" PRIx64 "/0x%x failed: %s", addr,
+                     data, strerror(errno));
     }
 }
 

@@ -36,6 +36,10 @@ static const GlobalProperty hw_compat_5_1[] = {
     { "pvpanic", "events", "1" },
 };
 
+static const GlobalProperty hw_compat_2_11[] = {
+    { "hpet", "hpet-offset-saved", "false" },
+};
+
 static const GlobalProperty hw_compat_2_8[] = {
     { "pci-device", "x-pcie-extcap-init", "off" },
 };
@@ -54,7 +58,7 @@ static const HWCompat hw_compat_arrays[] = {
     HW_COMPAT("5.1", hw_compat_5_1), HW_NO_COMPAT("5.0"),
     HW_NO_COMPAT("4.2"), HW_NO_COMPAT("4.1"), HW_NO_COMPAT("4.0"),
     HW_NO_COMPAT("3.1"), HW_NO_COMPAT("3.0"), HW_NO_COMPAT("2.12"),
-    HW_NO_COMPAT("2.11"), HW_NO_COMPAT("2.10"), HW_NO_COMPAT("2.9"),
+    HW_COMPAT("2.11", hw_compat_2_11), HW_NO_COMPAT("2.10"), HW_NO_COMPAT("2.9"),
     HW_COMPAT("2.8", hw_compat_2_8), HW_NO_COMPAT("2.7"),
     HW_NO_COMPAT("2.6"), HW_NO_COMPAT("2.5"), HW_NO_COMPAT("2.4"),
     HW_COMPAT("2.3", hw_compat_2_3),

@@ -108,6 +108,7 @@ static bool qdev_chr_set(Object *obj, ObjectProperty *prop, JsonNode *value,
 /* The types -------------------------------------------------------------------- */
 
 const PropertyInfo qdev_prop_bool = { "bool", NULL, PROP_KIND_BOOL };
+const PropertyInfo qdev_prop_bit = { "bool", "on/off", PROP_KIND_BOOL };
 const PropertyInfo qdev_prop_uint8 = { "uint8", NULL, PROP_KIND_UINT8 };
 const PropertyInfo qdev_prop_uint16 = { "uint16", NULL, PROP_KIND_UINT16 };
 const PropertyInfo qdev_prop_uint32 = { "uint32", NULL, PROP_KIND_UINT32 };
@@ -296,6 +297,12 @@ void qdev_prop_set_uint32(DeviceState *dev, const char *name, uint32_t v)
 }
 
 void qdev_prop_set_uint16(DeviceState *dev, const char *name, uint16_t v)
+{
+    qdev_prop_set_or_abort(dev, name, json_node_init_int(json_node_alloc(),
+                                                         v));
+}
+
+void qdev_prop_set_uint8(DeviceState *dev, const char *name, uint8_t v)
 {
     qdev_prop_set_or_abort(dev, name, json_node_init_int(json_node_alloc(),
                                                          v));

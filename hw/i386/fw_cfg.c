@@ -20,6 +20,7 @@
 #include "hw/i386/pc.h"
 #include "hw/i386/x86-boot.h"
 #include "sysemu/device.h"
+#include "hw/timer/hpet.h"
 #include "sysemu/numa.h"
 #include "sysemu/reset.h"
 #include "sysemu/sysemu.h"
@@ -204,8 +205,6 @@ static bool fw_cfg_smi_files(FWCfgState *s, Error **errp)
     return true;
 }
 
-/* HPET block description: count 0, as no HPET is emulated here */
-#define FW_CFG_HPET_SIZE (1 + 8 * 15)
 
 FWCfgState *pc_fw_cfg_create(MachineState *ms, Error **errp)
 {
@@ -213,7 +212,7 @@ FWCfgState *pc_fw_cfg_create(MachineState *ms, Error **errp)
     bool q35 = mc->family && !strcmp(mc->family, "pc-q35");
     FWCfgState *s;
     uint8_t uuid[16] = { 0 };
-    uint8_t hpet[FW_CFG_HPET_SIZE] = { 0 };
+    uint8_t hpet[HPET_FW_CFG_SIZE];
     uint32_t apic_id_limit = machine_apic_id_limit(ms);
     uint64_t *numa;
     unsigned i, nodes;
@@ -264,6 +263,8 @@ FWCfgState *pc_fw_cfg_create(MachineState *ms, Error **errp)
     fw_cfg_add_bytes(s, FW_CFG_NUMA, numa, (1 + apic_id_limit + nodes) * 8);
     g_free(numa);
     fw_cfg_add_i32(s, FW_CFG_IRQ0_OVERRIDE, 1);
+    /* no HPET yet: the board's fills it in once it has made one */
+    hpet_fw_cfg(hpet);
     fw_cfg_add_bytes(s, FW_CFG_HPET, hpet, sizeof(hpet));
 
     e820 = fw_cfg_e820(ms);

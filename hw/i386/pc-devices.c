@@ -12,6 +12,7 @@
 #include "exec/memory.h"
 #include "hw/acpi/pm.h"
 #include "hw/i386/acpi-build.h"
+#include "hw/i386/kvm-irqchip.h"
 #include "hw/audio/pcspk.h"
 #include "hw/char/serial.h"
 #include "hw/input/i8042.h"
@@ -21,7 +22,9 @@
 #include "hw/rtc/mc146818rtc.h"
 #include "hw/southbridge/ich9.h"
 #include "hw/southbridge/piix.h"
+#include "hw/nvram/fw_cfg.h"
 #include "hw/sysbus.h"
+#include "hw/timer/hpet.h"
 #include "sysemu/device.h"
 #include "sysemu/kvm.h"
 
@@ -65,6 +68,48 @@ bool pc_smm_enabled(MachineState *ms)
            (ms->smm == ON_OFF_AUTO_AUTO && (!kvm_enabled() || kvm_has_smm()));
 }
 
+/*
+ * QEMU 7.2 makes the kvmclock device under KVM, on machines up to 5.1
+ * only when the first vCPU has the kvmclock feature
+ */
+static bool pc_wants_kvmclock(MachineState *ms)
+{
+    X86CPU *cpu = ms->possible_cpus ? ms->possible_cpus[0].cpu : NULL;
+    uint64_t kvmclock_bits = (1u << 0) | (1u << 3);
+
+    return !MACHINE_GET_CLASS(ms)->kvmclock_if_cpu_has_it ||
+           (cpu && (cpu->features[FEAT_KVM] & kvmclock_bits));
+}
+
+/*
+ * The HPET at 0xfed00000, its outputs on the GSIs; its interrupt routing
+ * capabilities are the board's (IRQ 2 on i440fx, IRQ 2, 8 and 16-23 on
+ * q35) unless a compat entry or -global set them
+ */
+static bool pc_hpet_create(bool q35, DeviceState **out, Error **errp)
+{
+    DeviceState *hpet = qdev_new(TYPE_HPET);
+    uint8_t cfg[HPET_FW_CFG_SIZE];
+    qemu_irq *gsi;
+
+    *out = hpet;
+    if (!object_property_get_int(OBJECT(hpet), "hpet-intcap", NULL)) {
+        qdev_prop_set_uint32(hpet, "hpet-intcap", q35 ? 0xff0104 : 0x4);
+    }
+    if (!sysbus_realize_and_unref(SYS_BUS_DEVICE(hpet), errp)) {
+        return false;
+    }
+    sysbus_mmio_map(SYS_BUS_DEVICE(hpet), 0, HPET_BASE);
+    gsi = pc_gsi_irqs(ICH9_LPC_NUM_GSI);
+    for (int i = 0; i < ICH9_LPC_NUM_GSI; i++) {
+        qdev_connect_gpio_out_named(hpet, SYSBUS_DEVICE_GPIO_IRQ, i, gsi[i]);
+    }
+    g_free(gsi);
+    hpet_fw_cfg(cfg);
+    fw_cfg_add_bytes(fw_cfg_find(), FW_CFG_HPET, cfg, sizeof(cfg));
+    return true;
+}
+
 bool pc_devices_create(MachineState *ms, Error **errp)
 {
     MachineClass *mc = MACHINE_GET_CLASS(ms);
@@ -73,10 +118,14 @@ bool pc_devices_create(MachineState *ms, Error **errp)
     const char *default_serial = NULL;
     DeviceState *host;
     ISADevice *rtc, *dev;
+    DeviceState *hpet = NULL, *pit;
     ISABus *isa;
     PCIBus *pci;
     qemu_irq *gsi;
 
+    if (!kvm_irqchip_create_clock(pc_wants_kvmclock(ms), errp)) {
+        return false;
+    }
     host = qdev_new(q35 ? TYPE_Q35_HOST_DEVICE : TYPE_I440FX_PCI_HOST_BRIDGE);
     object_property_add_child(OBJECT(ms), q35 ? "q35" : "i440fx",
                               OBJECT(host));
@@ -115,16 +164,30 @@ bool pc_devices_create(MachineState *ms, Error **errp)
         }
     }
     g_free(gsi);
+    if ((ms->pic != ON_OFF_AUTO_OFF && !kvm_irqchip_create_pics(isa, errp)) ||
+        !kvm_irqchip_create_ioapic(OBJECT(host), errp) ||
+        (ms->hpet && !pc_hpet_create(q35, &hpet, errp))) {
+        return false;
+    }
     /* The RTC's year counts from 0 on the PC (QEMU 7.2 reads 0 here) */
     rtc = isa_new(TYPE_MC146818_RTC);
     qdev_prop_set_int32(DEVICE(rtc), "base_year", 0);
     if (!isa_realize_and_unref(rtc, isa, errp)) {
         return false;
     }
+    /* With an HPET the RTC's interrupt goes through it (legacy mode) */
     qdev_connect_gpio_out(DEVICE(rtc), 0,
-                          isa_get_irq(rtc, object_property_get_int(
-                                               OBJECT(rtc), "irq", NULL)));
+                          hpet ? qdev_get_gpio_in(hpet, HPET_LEGACY_RTC_INT)
+                               : isa_get_irq(rtc, object_property_get_int(
+                                                  OBJECT(rtc), "irq", NULL)));
     rtc_set_pc_memory(rtc, below_4g, ms->ram_size - below_4g, ms->smp.cpus);
+    if (!kvm_irqchip_create_pit(isa, ms->pit != ON_OFF_AUTO_OFF, &pit,
+                                errp)) {
+        return false;
+    }
+    if (hpet && pit) {
+        qdev_connect_gpio_out(hpet, 0, qdev_get_gpio_in(pit, 0));
+    }
 
     if (!pc_isa_device(isa, TYPE_PC_SPEAKER, &dev, errp)) {
         return false;

@@ -222,6 +222,7 @@ static const GlobalProperty pc_compat_2_0[] = {
 static const GlobalProperty pc_compat_1_7[] = {
     PC_CPU_MODEL_IDS("1.7.0")
     { "PIIX4_PM", "acpi-pci-hotplug-with-bridge-support", "off" },
+    { "hpet", "hpet-intcap", "4" },
 };
 
 static const GlobalProperty pc_compat_1_6[] = {
@@ -336,6 +337,11 @@ static void pc_version_options(MachineClass *mc, const PCVersionData *d,
     }
 }
 
+void pc_5_1_options(MachineClass *mc)
+{
+    mc->kvmclock_if_cpu_has_it = true;
+}
+
 /* Board properties ------------------------------------------------------ */
 
 #define GiB (1ULL << 30)
@@ -436,7 +442,7 @@ static void pc_machine_class_init(ObjectClass *oc, void *data)
     PCFIELD("pit", PROP_KIND_ONOFFAUTO, pit, "auto",
             "i8254 interval timer (off: none in the kernel irqchip)");
     PCFIELD("hpet", PROP_KIND_BOOL, hpet, "on",
-            "HPET timer (not emulated here)");
+            "Enable/disable high precision event timer emulation");
     PCFIELD("sata", PROP_KIND_BOOL, sata, "on",
             "AHCI SATA controller on q35 (not emulated here)");
     PCFIELD("i8042", PROP_KIND_BOOL, i8042, "on",

@@ -53,7 +53,7 @@ static const PCMachineVersion pc_q35_versions[] = {
     { "6.1", "6.1", pc_q35_6_1_options },
     { "6.0", "6.0", NULL },
     { "5.2", "5.2", NULL },
-    { "5.1", "5.1", NULL },
+    { "5.1", "5.1", pc_5_1_options },
     { "5.0", "5.0", pc_q35_5_0_options },
     { "4.2", "4.2", NULL },
     { "4.1", "4.1", NULL },

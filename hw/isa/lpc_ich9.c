@@ -203,19 +203,15 @@ static void ich9_lpc_exit(PCIDevice *d)
 
 /* Property table --------------------------------------------------------- */
 
-/* QEMU's bit properties: bools whose help says "on/off" */
-static const PropertyInfo ich9_lpc_prop_bit = { "bool", "on/off",
-                                                PROP_KIND_BOOL };
-
 static Property ich9_lpc_properties[] = {
     DEFINE_PROP_BOOL("noreboot", ICH9LPCState, noreboot, true),
     DEFINE_PROP_BOOL("smm-compat", ICH9LPCState, smm_compat, false),
     DEFINE_PROP_UNSIGNED("x-smi-broadcast", ICH9LPCState, smi_broadcast,
-                         true, ich9_lpc_prop_bit, bool),
+                         true, qdev_prop_bit, bool),
     DEFINE_PROP_UNSIGNED("x-smi-cpu-hotplug", ICH9LPCState, smi_cpu_hotplug,
-                         true, ich9_lpc_prop_bit, bool),
+                         true, qdev_prop_bit, bool),
     DEFINE_PROP_UNSIGNED("x-smi-cpu-hotunplug", ICH9LPCState,
-                         smi_cpu_hotunplug, true, ich9_lpc_prop_bit, bool),
+                         smi_cpu_hotunplug, true, qdev_prop_bit, bool),
     DEFINE_PROP_END_OF_LIST(),
 };
 

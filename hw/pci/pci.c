@@ -631,20 +631,17 @@ static const PropertyInfo pci_prop_devfn = {
     .setter_parses_text = true,
 };
 
-/* QEMU's bit properties: bools whose help says "on/off" */
-static const PropertyInfo pci_prop_bit = { "bool", "on/off", PROP_KIND_BOOL };
-
 static Property pci_props[] = {
     DEFINE_PROP_SIGNED("addr", PCIDevice, devfn, -1, pci_prop_devfn, int32_t),
     DEFINE_PROP_STRING("romfile", PCIDevice, romfile),
     DEFINE_PROP_UINT32("romsize", PCIDevice, romsize, UINT32_MAX),
     DEFINE_PROP_UINT32("rombar", PCIDevice, rombar, 1),
     DEFINE_PROP_UNSIGNED("multifunction", PCIDevice, multifunction, false,
-                         pci_prop_bit, bool),
+                         qdev_prop_bit, bool),
     DEFINE_PROP_UNSIGNED("x-pcie-lnksta-dllla", PCIDevice,
-                         x_pcie_lnksta_dllla, true, pci_prop_bit, bool),
+                         x_pcie_lnksta_dllla, true, qdev_prop_bit, bool),
     DEFINE_PROP_UNSIGNED("x-pcie-extcap-init", PCIDevice, x_pcie_extcap_init,
-                         true, pci_prop_bit, bool),
+                         true, qdev_prop_bit, bool),
     DEFINE_PROP_STRING("failover_pair_id", PCIDevice, failover_pair_id),
     DEFINE_PROP_UINT32("acpi-index", PCIDevice, acpi_index, 0),
     DEFINE_PROP_END_OF_LIST(),

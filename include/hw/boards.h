@@ -49,6 +49,8 @@ typedef struct MachineClass {
     bool no_smm_with_kvm;           /* i440fx up to 2.3: smm=off under KVM */
     bool small_acpi_data;           /* i440fx up to 2.0: 64 KiB, not 160 */
     bool no_amd_1tb_hole;           /* up to 7.0: no AMD HT window in e820 */
+    bool kvmclock_if_cpu_has_it;    /* up to 5.1: kvmclock device only
+                                     * when the vCPU has the feature */
 
     /* RAM mapped below 4 GiB (the rest goes above); NULL: up to 2 GiB */
     uint64_t (*ram_below_4g)(MachineState *ms);

@@ -42,6 +42,8 @@ struct Property {
 };
 
 extern const PropertyInfo qdev_prop_bool;
+/* QEMU's DEFINE_PROP_BIT: a bool whose help says "on/off" */
+extern const PropertyInfo qdev_prop_bit;
 extern const PropertyInfo qdev_prop_uint8;
 extern const PropertyInfo qdev_prop_uint16;
 extern const PropertyInfo qdev_prop_uint32;
@@ -77,6 +79,8 @@ extern const PropertyInfo qdev_prop_audiodev;
 
 #define DEFINE_PROP_BOOL(_n, _s, _f, _d)                                    \
     DEFINE_PROP_UNSIGNED(_n, _s, _f, _d, qdev_prop_bool, bool)
+#define DEFINE_PROP_BIT(_n, _s, _f, _d)                                     \
+    DEFINE_PROP_UNSIGNED(_n, _s, _f, _d, qdev_prop_bit, bool)
 #define DEFINE_PROP_UINT8(_n, _s, _f, _d)                                   \
     DEFINE_PROP_UNSIGNED(_n, _s, _f, _d, qdev_prop_uint8, uint8_t)
 #define DEFINE_PROP_UINT16(_n, _s, _f, _d)                                  \
@@ -114,6 +118,7 @@ typedef enum LostTickPolicy {
 /* Board helpers: set a property or abort (a board's own mistake) */
 void qdev_prop_set_uint32(DeviceState *dev, const char *name, uint32_t v);
 void qdev_prop_set_uint16(DeviceState *dev, const char *name, uint16_t v);
+void qdev_prop_set_uint8(DeviceState *dev, const char *name, uint8_t v);
 void qdev_prop_set_int32(DeviceState *dev, const char *name, int32_t v);
 void qdev_prop_set_bit(DeviceState *dev, const char *name, bool v);
 void qdev_prop_set_string(DeviceState *dev, const char *name, const char *v);

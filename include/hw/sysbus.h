@@ -15,6 +15,8 @@
 #define TYPE_SYS_BUS_DEVICE "sys-bus-device"
 
 #define QDEV_MAX_MMIO 32
+/* A sysbus device's interrupt outputs: QEMU's gpio-out "sysbus-irq" */
+#define SYSBUS_DEVICE_GPIO_IRQ "sysbus-irq"
 
 typedef struct SysBusDevice {
     DeviceState parent_obj;

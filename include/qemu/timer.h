@@ -9,7 +9,9 @@
  *                       clock, which only clock_step/clock_set move
  *
  * A timer calls cb(opaque) on the main thread once its clock reaches the
- * expiry time given to timer_mod().  The main loop (a GSource on the
+ * expiry time given to timer_mod(); a VIRTUAL timer only while the VM
+ * runs (as QEMU 7.2, which disables that clock while the VM is stopped:
+ * under qtest with -S clock_step moves the clock but runs no timer).  The main loop (a GSource on the
  * default GMainContext) runs every expired timer and sleeps until the
  * next deadline of the REALTIME and HOST clocks, and of the VIRTUAL clock
  * while the VM runs.  Under qtest the VIRTUAL clock's future deadlines are
@@ -52,7 +54,8 @@ bool timer_pending(QEMUTimer *t);
 /* The expiry time if pending, else -1 */
 int64_t timer_expire_time_ns(QEMUTimer *t);
 
-/* The earliest expiry time of the clock's pending timers, or -1 */
+/* The earliest expiry time of the clock's pending timers, or -1 (always
+ * for VIRTUAL while the VM is not running) */
 int64_t qemu_clock_next_deadline(QEMUClockType type);
 /* Runs the clock's timers that expired by now; true if one ran */
 bool qemu_clock_run_timers(QEMUClockType type);

@@ -30,6 +30,17 @@ bool kvm_init(MachineState *ms, Error **errp);
  */
 bool kvm_pit_ch2_get(bool *gate, bool *out);
 bool kvm_pit_ch2_set_gate(bool gate);
+/*
+ * Whether the in-kernel PIT re-injects the ticks a vCPU missed (kvm-pit's
+ * lost_tick_policy: delay re-injects, KVM's default; discard does not)
+ */
+bool kvm_pit_set_reinject(bool on, Error **errp);
+/* The HPET's legacy mode silences the in-kernel PIT's IRQ 0 (or not) */
+void kvm_pit_set_hpet_legacy(bool on);
+/* The in-kernel irqchip: every interrupt controller and the PIT in KVM */
+bool kvm_irqchip_in_kernel(void);
+/* An MSI written to the APIC's window (0xfee00000 + addr) */
+void kvm_send_msi(uint64_t addr, uint32_t data);
 /* Validates one -accel kvm,KEY=VALUE option (QEMU's kvm-accel props) */
 bool kvm_accel_check_option(const char *key, const char *value,
                             Error **errp);

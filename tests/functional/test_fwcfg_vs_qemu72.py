@@ -68,7 +68,6 @@ KNOWN_MISSING = {
 }
 # Items whose bytes differ on purpose
 KNOWN_DIFFERENT = {
-    0x8004: "HPET block: no HPET is emulated here, so it describes none",
 }
 
 DESC = 0x1000           # the FWCfgDmaAccess

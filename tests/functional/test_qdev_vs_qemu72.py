@@ -40,7 +40,8 @@ ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
 
 SHARED_TYPES = ["isa-serial", "mc146818rtc", "i8042", "port92", "isa-pcspk",
                 "pvpanic", "isa-debug-exit", "PIIX3", "PIIX4_PM", "ICH9-LPC",
-                "fw_cfg_io", "pc-testdev", "i8257"]
+                "fw_cfg_io", "pc-testdev", "i8257", "kvm-i8259", "kvm-pit",
+                "kvm-ioapic", "kvmclock", "hpet"]
 # Regions whose lines differ: the ACPI PM block (ICH9-LPC's, PIIX4_PM's)
 # is mapped once PMBASE is programmed, by 7.2's firmware and here by the
 # direct-boot path

@@ -44,6 +44,9 @@ void pc_register_machine_versions(const char *family,
                                   const PCMachineVersion *versions,
                                   MachineOptionsFunc *base_options);
 
+/* What changed after 5.1 on both families (the kvmclock device) */
+void pc_5_1_options(MachineClass *mc);
+
 bool pc_machine_init(MachineState *ms, Error **errp);
 /* -bios: pc.bios below 4 GiB in rom_memory, isa-bios (hw/i386/pc_sysfw.c) */
 bool pc_system_firmware_init(MachineState *ms, MemoryRegion *rom_memory,
