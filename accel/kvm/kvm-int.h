@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+#include "hw/boards.h"
 #include "qapi/error.h"
 
 /* The shadow MMU size, the dirty ring, notify VM exits */
@@ -16,5 +17,8 @@ bool kvm_apply_accel_options(int vm_fd, Error **errp);
 bool kvm_notify_vmexit_stops(void);
 /* -overcommit cpu-pm=on: HLT, MWAIT, PAUSE and C-states stay in the guest */
 void kvm_disable_guest_exits(int vm_fd);
+
+/* What kvm_create_irqchip made, for kvm-irqchip.c */
+void kvm_irqchip_created(int vm_fd, KernelIrqchip mode, bool pit);
 
 #endif
