@@ -179,8 +179,7 @@ static bool qdev_size_set(Object *obj, ObjectProperty *prop, JsonNode *value,
         uint64_t v;
 
         if (qemu_strtosz(s, 1, &v, NULL) < 0) {
-            error_setg(errp, "Parameter '%s' expects a non-negative value "
-                       "below 2^64", prop->name);
+            error_setg(errp, "Parameter '%s' expects size", prop->name);
             return false;
         }
         *field = v;

@@ -61,6 +61,8 @@ static const GlobalProperty pc_compat_6_0[] = {
     { CPU("qemu64"), "model", "6" },
     { CPU("qemu64"), "stepping", "3" },
     { ALL_CPUS, "x-vendor-cpuid-only", "off" },
+    /* PCIe ports' native hot-plug again (docs/devices.md, "Bridges") */
+    { "ICH9-LPC", "acpi-pci-hotplug-with-bridge-support", "off" },
 };
 
 static const GlobalProperty pc_compat_5_2[] = {

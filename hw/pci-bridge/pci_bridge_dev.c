@@ -103,7 +103,7 @@ static bool pci_bridge_dev_realize(PCIDevice *d, Error **errp)
 
 fail_shpc:
     if (bd->shpc_on) {
-        shpc_cleanup(&bd->shpc);
+        shpc_cleanup(&bd->shpc, &bd->bar);
     }
 fail:
     pci_bridge_exitfn(d);
@@ -115,7 +115,7 @@ static void pci_bridge_dev_exit(PCIDevice *d)
     PCIBridgeDev *bd = PCI_BRIDGE_DEV(d);
 
     if (bd->shpc_on) {
-        shpc_cleanup(&bd->shpc);
+        shpc_cleanup(&bd->shpc, &bd->bar);
     }
     pci_bridge_exitfn(d);
 }

@@ -68,7 +68,7 @@ static bool pcie_pci_bridge_realize(PCIDevice *d, Error **errp)
     return true;
 
 fail_shpc:
-    shpc_cleanup(&b->shpc);
+    shpc_cleanup(&b->shpc, &b->shpc_bar);
 fail:
     pci_bridge_exitfn(d);
     return false;
@@ -76,7 +76,7 @@ fail:
 
 static void pcie_pci_bridge_exit(PCIDevice *d)
 {
-    shpc_cleanup(&PCIE_PCI_BRIDGE(d)->shpc);
+    shpc_cleanup(&PCIE_PCI_BRIDGE(d)->shpc, &PCIE_PCI_BRIDGE(d)->shpc_bar);
     pci_bridge_exitfn(d);
 }
 

@@ -57,10 +57,44 @@ static void rp_reset(DeviceState *qdev)
     pci_unlock();
 }
 
+/*
+ * Whether the board's ACPI PCI hot-plug owns the slot's bus: QEMU 7.2's
+ * q35 with ICH9-LPC's acpi-pci-hotplug-with-bridge-support (on from
+ * pc-q35-6.1) makes the LPC the bus's hot-plug handler, so the slot's own
+ * plug callback never runs and coldplugged devices set no presence
+ */
+static bool rp_acpi_hotplug(PCIDevice *d)
+{
+    PCIBus *bus = PCI_BUS(DEVICE(d)->parent_bus);
+    PCIDevice *lpc;
+
+    while (!pci_bus_is_root(bus)) {
+        bus = PCI_BUS(DEVICE(bus->parent_dev)->parent_bus);
+    }
+    lpc = bus->devices[PCI_DEVFN(0x1f, 0)];
+    return lpc && object_dynamic_cast(OBJECT(lpc), "ICH9-LPC") &&
+           object_property_get_bool(OBJECT(lpc),
+                                    "acpi-pci-hotplug-with-bridge-support",
+                                    NULL);
+}
+
 /* What -device puts behind the slot is present, its link up */
 static void rp_child_plugged(PCIDevice *d, PCIDevice *child)
 {
-    pcie_cap_slot_coldplug(d, child);
+    if (!rp_acpi_hotplug(d)) {
+        pcie_cap_slot_coldplug(d, child);
+    }
+}
+
+/* The link status a guest reads is the one of what is in the slot */
+static uint32_t rp_read_config(PCIDevice *d, uint32_t addr, int len)
+{
+    uint32_t lnksta = d->exp_cap + PCI_EXP_LNKSTA;
+
+    if (addr < lnksta + 2 && addr + len > lnksta) {
+        pcie_sync_bridge_lnk(d);
+    }
+    return pci_default_read_config(d, addr, len);
 }
 
 static bool rp_realize(PCIDevice *d, Error **errp)
@@ -187,6 +221,7 @@ static void rp_base_class_init(ObjectClass *oc, void *data)
     pc->realize = rp_realize;
     pc->exit = rp_exit;
     pc->config_write = rp_write_config;
+    pc->config_read = rp_read_config;
     pc->child_plugged = rp_child_plugged;
     dc->reset = rp_reset;
     dc->categories = 1u << DEVICE_CATEGORY_BRIDGE;

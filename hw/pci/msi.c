@@ -192,6 +192,15 @@ int msix_init_exclusive_bar(PCIDevice *dev, unsigned nentries, int bar,
 
 void msix_uninit_exclusive_bar(PCIDevice *dev)
 {
+    if (!dev->msix_table) {
+        return;
+    }
+    memory_region_del_subregion(&dev->msix_exclusive_bar,
+                                &dev->msix_table_mmio);
+    memory_region_del_subregion(&dev->msix_exclusive_bar,
+                                &dev->msix_pba_mmio);
+    object_unparent(OBJECT(&dev->msix_table_mmio));
+    object_unparent(OBJECT(&dev->msix_pba_mmio));
     g_free(dev->msix_table);
     g_free(dev->msix_pba);
     dev->msix_table = dev->msix_pba = NULL;

@@ -252,6 +252,17 @@ void pci_bridge_reset(DeviceState *qdev)
     pci_set_long(c + PCI_PREF_BASE_UPPER32, 0);
     pci_set_long(c + PCI_PREF_LIMIT_UPPER32, 0);
     pci_set_word(c + PCI_BRIDGE_CONTROL, 0);
+    if (PCI_BRIDGE(dev)->vga_mapped) {
+        /*
+         * As a VGA function's ranges, the VGA aliases follow the command
+         * register at reset (off), though still mapped
+         */
+        memory_region_transaction_begin();
+        memory_region_set_enabled(&PCI_BRIDGE(dev)->alias_vga_mem, false);
+        memory_region_set_enabled(&PCI_BRIDGE(dev)->alias_vga_io_lo, false);
+        memory_region_set_enabled(&PCI_BRIDGE(dev)->alias_vga_io_hi, false);
+        memory_region_transaction_commit();
+    }
     pci_unlock();
 }
 

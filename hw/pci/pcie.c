@@ -268,6 +268,38 @@ void pcie_cap_slot_coldplug(PCIDevice *port, PCIDevice *child)
     }
 }
 
+void pcie_sync_bridge_lnk(PCIDevice *port)
+{
+    PCIDevice *target = PCI_BRIDGE(port)->sec_bus->devices[0];
+    uint8_t *cap = port->config + port->exp_cap;
+    uint16_t lnkcap = pci_get_word(cap + PCI_EXP_LNKCAP);
+    uint16_t lnksta;
+
+    if (!target || !target->exp_cap) {
+        lnksta = lnkcap;
+    } else {
+        /* the device's width and speed, no more than the port's */
+        lnksta = pci_get_word(target->config + target->exp_cap +
+                              PCI_EXP_LNKSTA);
+        if ((lnksta & PCI_EXP_LNKSTA_NLW) > (lnkcap & PCI_EXP_LNKSTA_NLW)) {
+            lnksta = (lnksta & ~PCI_EXP_LNKSTA_NLW) |
+                     (lnkcap & PCI_EXP_LNKSTA_NLW);
+        } else if (!(lnksta & PCI_EXP_LNKSTA_NLW)) {
+            lnksta |= 1 << 4;
+        }
+        if ((lnksta & PCI_EXP_LNKSTA_CLS) > (lnkcap & PCI_EXP_LNKSTA_CLS)) {
+            lnksta = (lnksta & ~PCI_EXP_LNKSTA_CLS) |
+                     (lnkcap & PCI_EXP_LNKSTA_CLS);
+        } else if (!(lnksta & PCI_EXP_LNKSTA_CLS)) {
+            lnksta |= 1;
+        }
+    }
+    pci_set_word(cap + PCI_EXP_LNKSTA,
+                 (pci_get_word(cap + PCI_EXP_LNKSTA) &
+                  ~(PCI_EXP_LNKSTA_CLS | PCI_EXP_LNKSTA_NLW)) |
+                 (lnksta & (PCI_EXP_LNKSTA_CLS | PCI_EXP_LNKSTA_NLW)));
+}
+
 /* What a reset clears in the capability (device, root, ARI controls) */
 void pcie_cap_reset(PCIDevice *dev)
 {

@@ -367,8 +367,13 @@ int shpc_init(SHPCDevice *shpc, PCIDevice *dev, PCIBus *sec_bus,
     return pos;
 }
 
-void shpc_cleanup(SHPCDevice *shpc)
+void shpc_cleanup(SHPCDevice *shpc, MemoryRegion *bar)
 {
+    if (!shpc->config) {
+        return;
+    }
+    memory_region_del_subregion(bar, &shpc->mmio);
+    object_unparent(OBJECT(&shpc->mmio));
     g_free(shpc->config);
     g_free(shpc->wmask);
     g_free(shpc->w1cmask);

@@ -24,6 +24,8 @@
 #define PCI_EXP_LNKCAP 0x0c
 #define PCI_EXP_LNKCTL 0x10
 #define PCI_EXP_LNKSTA 0x12
+#define  PCI_EXP_LNKSTA_CLS 0x000f
+#define  PCI_EXP_LNKSTA_NLW 0x03f0
 #define  PCI_EXP_LNKSTA_DLLLA 0x2000
 #define PCI_EXP_SLTCAP 0x14
 #define PCI_EXP_SLTCTL 0x18
@@ -100,6 +102,8 @@ void pcie_cap_slot_reset(PCIDevice *dev);
 /* Presence and link state for a device plugged behind the slot at start */
 void pcie_cap_slot_coldplug(PCIDevice *port, PCIDevice *child);
 void pcie_cap_reset(PCIDevice *dev);
+/* A port's link status from the device in its slot (7.2 does it on read) */
+void pcie_sync_bridge_lnk(PCIDevice *port);
 /* PCIe ports: no 66 MHz/fast back-to-back, bridge control bits hardwired */
 void pcie_port_init_reg(PCIDevice *dev);
 

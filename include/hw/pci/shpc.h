@@ -23,7 +23,7 @@ typedef struct SHPCDevice {
 /* The capability and the registers, mapped at offset of bar */
 int shpc_init(SHPCDevice *shpc, PCIDevice *dev, PCIBus *sec_bus,
               MemoryRegion *bar, Error **errp);
-void shpc_cleanup(SHPCDevice *shpc);
+void shpc_cleanup(SHPCDevice *shpc, MemoryRegion *bar);
 /* The BAR the registers need: a power of two */
 uint64_t shpc_bar_size(void);
 void shpc_reset(SHPCDevice *shpc);
