@@ -54,6 +54,7 @@ static const GlobalProperty pc_compat_6_1[] = {
     { ALL_CPUS, "hv-version-id-build", "0x1bbc" },
     { ALL_CPUS, "hv-version-id-major", "0x0006" },
     { ALL_CPUS, "hv-version-id-minor", "0x0001" },
+    { "ICH9-LPC", "x-keep-pci-slot-hpc", "false" },
 };
 
 static const GlobalProperty pc_compat_6_0[] = {

@@ -58,24 +58,36 @@ static void rp_reset(DeviceState *qdev)
 }
 
 /*
- * Whether the board's ACPI PCI hot-plug owns the slot's bus: QEMU 7.2's
- * q35 with ICH9-LPC's acpi-pci-hotplug-with-bridge-support (on from
- * pc-q35-6.1) makes the LPC the bus's hot-plug handler, so the slot's own
- * plug callback never runs and coldplugged devices set no presence
+ * Whether the board's ACPI PCI hot-plug owns the slot's bus: in QEMU 7.2
+ * the PM function with acpi-pci-hotplug-with-bridge-support on (ICH9-LPC
+ * on q35 from pc-q35-6.1, PIIX4_PM on i440fx from pc-i440fx-2.0) is the
+ * hot-plug handler of the bridges' buses, so the slot's own plug callback
+ * never runs and coldplugged devices set no presence
  */
 static bool rp_acpi_hotplug(PCIDevice *d)
 {
+    static const struct {
+        int devfn;
+        const char *type;
+    } pm[] = {
+        { PCI_DEVFN(0x1f, 0), "ICH9-LPC" },
+        { PCI_DEVFN(0x01, 3), "PIIX4_PM" },
+    };
     PCIBus *bus = PCI_BUS(DEVICE(d)->parent_bus);
-    PCIDevice *lpc;
+    size_t i;
 
     while (!pci_bus_is_root(bus)) {
         bus = PCI_BUS(DEVICE(bus->parent_dev)->parent_bus);
     }
-    lpc = bus->devices[PCI_DEVFN(0x1f, 0)];
-    return lpc && object_dynamic_cast(OBJECT(lpc), "ICH9-LPC") &&
-           object_property_get_bool(OBJECT(lpc),
-                                    "acpi-pci-hotplug-with-bridge-support",
-                                    NULL);
+    for (i = 0; i < G_N_ELEMENTS(pm); i++) {
+        PCIDevice *f = bus->devices[pm[i].devfn];
+
+        if (f && object_dynamic_cast(OBJECT(f), pm[i].type)) {
+            return object_property_get_bool(
+                OBJECT(f), "acpi-pci-hotplug-with-bridge-support", NULL);
+        }
+    }
+    return false;
 }
 
 /* What -device puts behind the slot is present, its link up */
@@ -130,6 +142,10 @@ static bool rp_realize(PCIDevice *d, Error **errp)
         if (!s->disable_acs) {
             pcie_acs_init(d, RP_ACS_OFFSET);
         }
+    }
+    if (grp->res.io == UINT64_MAX && s->hotplug && !s->native_hotplug) {
+        /* ACPI hot-plug: 7.2 asks firmware for a 4 KiB I/O window */
+        grp->res.io = 4096;
     }
     if (!pci_bridge_qemu_reserve_cap_init(d, &grp->res, errp)) {
         pcie_chassis_del_slot(s);

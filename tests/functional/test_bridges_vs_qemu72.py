@@ -23,6 +23,8 @@ it on q35.  For each, with the same qtest commands on both:
     windows: every register, SHPC commands, the SHPC capability's window,
     then a seeded stream of accesses of every size at any offset;
   * -device T,help and device-list-properties of each bridge type;
+  * configuration space and info qtree of the bridges on machine types
+    around each compat entry that touches them;
   * QEMU's refusals for bad bridge options, as their first error line.
 
 Skips (77) where QEMU 7.2 is missing.
@@ -61,12 +63,34 @@ CASES = {
          (0, 0x11, 4, 4), (0, 0x12, 5, 5)],
         [(0, 0x10), (0, 0x11), (0, 0x12), (1, 0x00)],
     ),
+    # libvirt 9's JSON form of the same (docs: libvirt-facts)
+    "q35-libvirt-json": (
+        "pc-q35-7.2",
+        ['{"driver":"pcie-root-port","port":8,"chassis":1,"id":"pci.1",'
+         '"bus":"pcie.0","multifunction":true,"addr":"0x1"}',
+         '{"driver":"pcie-root-port","port":9,"chassis":2,"id":"pci.2",'
+         '"bus":"pcie.0","addr":"0x1.0x1"}',
+         '{"driver":"pcie-pci-bridge","id":"pci.3","bus":"pci.1",'
+         '"addr":"0x0"}',
+         '{"driver":"pci-bridge","chassis_nr":4,"id":"pci.4",'
+         '"bus":"pci.3","addr":"0x1"}'],
+        [(0, 0x08, 1, 3), (1, 0x00, 2, 3), (2, 0x08, 3, 3), (0, 0x09, 4, 4)],
+        [(0, 0x08), (0, 0x09), (1, 0x00)],
+    ),
     "i440fx-pci-bridge": (
         "pc-i440fx-7.2",
         ["pci-bridge,chassis_nr=1,id=pci.1,bus=pci.0,addr=0x3",
          "pci-bridge,chassis_nr=2,id=pci.2,bus=pci.1,addr=0x1",
          "pci-bridge,chassis_nr=3,id=pci.3,bus=pci.0,addr=0x4,shpc=off"],
         [(0, 0x18, 1, 2), (1, 0x08, 2, 2), (0, 0x20, 3, 3)],
+        [],
+    ),
+    # PCIe bridges on a conventional bus (7.2 takes them; 256 bytes seen)
+    "i440fx-pcie-bridges": (
+        "pc-i440fx-7.2",
+        ["pcie-root-port,id=rp,chassis=1,slot=1,bus=pci.0,addr=0x5",
+         "pcie-pci-bridge,id=pb,bus=rp,addr=0x0"],
+        [(0, 0x28, 1, 2), (1, 0x00, 2, 2)],
         [],
     ),
     "q35-dmi-to-pci": (
@@ -490,6 +514,47 @@ def bar_registers(case):
     report(f"{case}/bar-registers", a == b, first_diff(cmds, a, b))
 
 
+# Compat entries (hw_compat_3_1: root ports' link and ACS; 2_9/2_8:
+# pci-bridge's SHPC; 2_8: extended capability init; 2_3: DLLLA; pc
+# 6.0/1.7: the PM function's ACPI hot-plug, so presence in the slot)
+VERSIONS = ["pc-i440fx-1.7", "pc-i440fx-2.0", "pc-i440fx-2.3",
+            "pc-i440fx-2.8", "pc-i440fx-2.9", "pc-i440fx-3.1",
+            "pc-i440fx-4.0", "pc-q35-2.4", "pc-q35-2.8", "pc-q35-2.9",
+            "pc-q35-3.1", "pc-q35-4.0", "pc-q35-6.0", "pc-q35-6.1"]
+VERSION_DEVICES = ["pcie-root-port,id=rp,chassis=1,slot=1,addr=0x3",
+                   "pcie-pci-bridge,id=ppb,bus=rp",
+                   "pci-bridge,id=pb,chassis_nr=3,addr=0x4"]
+
+
+def versions():
+    """Each bridge's configuration space and qtree across machine types"""
+    for machine in VERSIONS:
+        bridges = [(0, 0x18, 1, 2), (1, 0x00, 2, 2), (0, 0x20, 3, 3)]
+        setup = mmcfg_enable(machine) + program_buses(bridges)
+        dump = []
+        for bus, devfn, _, _ in bridges:
+            if "q35" in machine:
+                base = MMCFG + (bus << 20) + (devfn << 12)
+                dump += ["readl 0x%x" % (base + off)
+                         for off in range(0, 4096, 4)]
+            else:
+                for off in range(0, 256, 4):
+                    dump += ["outl 0xcf8 0x%x" % cfg(bus, devfn, off),
+                             "inl 0xcfc"]
+        args = ["-machine", machine, "-qtest-log", "/dev/null"] + \
+            devargs(VERSION_DEVICES)
+        a = qtest_session(ORACLE, args, setup + dump)[len(setup):]
+        b = qtest_session(BINARY, args, setup + dump)[len(setup):]
+        report(f"versions/{machine}/config", a == b, first_diff(dump, a, b))
+        trees = []
+        for binary in (ORACLE, BINARY):
+            with QtestMachine(binary, ["-machine", machine, "-S"] +
+                              devargs(VERSION_DEVICES)) as m:
+                trees.append(qtree_bridges(hmp(m, "info qtree")))
+        report(f"versions/{machine}/qtree", trees[0] == trees[1],
+               json_diff(trees[0], trees[1]))
+
+
 TYPES = ["pcie-root-port", "pci-bridge", "pci-bridge-seat",
          "i82801b11-bridge", "pcie-pci-bridge"]
 
@@ -579,6 +644,7 @@ def main():
         compare_monitor(case)
         bar_registers(case)
     types()
+    versions()
     refusals()
     print(f"1..{len(results)}")
     return 0 if all(results) else 1
