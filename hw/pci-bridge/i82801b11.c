@@ -7,20 +7,6 @@
 
 #define I82801BA_SSVID_OFFSET 0x50
 
-/* The bridge subsystem vendor ID capability (also the root port's) */
-int pci_bridge_ssvid_init(PCIDevice *dev, uint8_t offset, uint16_t svid,
-                          uint16_t ssid, Error **errp)
-{
-    int pos = pci_add_capability(dev, PCI_CAP_ID_SSVID, offset, 8, errp);
-
-    if (pos < 0) {
-        return -1;
-    }
-    pci_set_word(dev->config + pos + 4, svid);
-    pci_set_word(dev->config + pos + 6, ssid);
-    return pos;
-}
-
 static bool i82801b11_bridge_realize(PCIDevice *d, Error **errp)
 {
     pci_bridge_initfn(d, TYPE_PCI_BUS);

@@ -30,7 +30,7 @@ static void pcie_pci_bridge_reset(DeviceState *qdev)
 {
     pci_bridge_reset(qdev);
     pci_lock();
-    pcie_cap_reset(PCI_DEVICE(qdev));
+    /* 7.2 leaves the PCIe capability's controls as they were */
     msi_reset(PCI_DEVICE(qdev));
     shpc_reset(&PCIE_PCI_BRIDGE(qdev)->shpc);
     pci_unlock();

@@ -36,6 +36,7 @@ static void rp_write_config(PCIDevice *d, uint32_t addr, uint32_t val,
     uint16_t old_sta = pci_get_word(d->config + d->exp_cap + PCI_EXP_SLTSTA);
 
     pci_bridge_write_config(d, addr, val, len);
+    msix_write_config(d, addr, val, len);
     pcie_cap_slot_write_config(d, old_sta, addr, val, len);
 }
 

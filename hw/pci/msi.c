@@ -60,17 +60,29 @@ void msi_write_config(PCIDevice *dev, uint32_t addr, uint32_t val, int len)
     uint16_t flags;
     unsigned max, asked;
 
-    if (!dev->msi_cap || addr + len <= dev->msi_cap + PCI_MSI_FLAGS ||
-        addr > dev->msi_cap + PCI_MSI_FLAGS + 1u) {
+    if (!dev->msi_cap) {
         return;
     }
     f = dev->config + dev->msi_cap + PCI_MSI_FLAGS;
     flags = pci_get_word(f);
+    if (addr >= dev->msi_cap + (unsigned)msi_size(flags) ||
+        addr + len <= dev->msi_cap || !(flags & PCI_MSI_FLAGS_ENABLE)) {
+        return;
+    }
+    /* enabled: INTx is off, and the queue size no more than offered */
+    pci_set_irq(dev, 0);
     max = (flags & PCI_MSI_FLAGS_QMASK) >> 1;
     asked = (flags & PCI_MSI_FLAGS_QSIZE) >> 4;
     if (asked > max) {
         pci_set_word(f, (flags & ~PCI_MSI_FLAGS_QSIZE) | max << 4);
     }
+}
+
+bool msi_enabled(PCIDevice *dev)
+{
+    return dev->msi_cap && (pci_get_word(dev->config + dev->msi_cap +
+                                         PCI_MSI_FLAGS) &
+                            PCI_MSI_FLAGS_ENABLE);
 }
 
 void msi_reset(PCIDevice *dev)
@@ -99,13 +111,100 @@ static uint64_t msix_table_read(void *opaque, hwaddr addr, unsigned size)
     return pci_get_long(dev->msix_table + addr);
 }
 
+static bool msix_vector_masked(PCIDevice *dev, unsigned vector,
+                               bool function_masked)
+{
+    return function_masked ||
+           (dev->msix_table[vector * PCI_MSIX_ENTRY_SIZE +
+                            PCI_MSIX_ENTRY_VECTOR_CTRL] & 1);
+}
+
+static bool msix_pending(PCIDevice *dev, unsigned vector)
+{
+    return dev->msix_pba[vector / 8] & (1 << (vector % 8));
+}
+
+static void msix_set_pending(PCIDevice *dev, unsigned vector, bool on)
+{
+    if (on) {
+        dev->msix_pba[vector / 8] |= 1 << (vector % 8);
+    } else {
+        dev->msix_pba[vector / 8] &= ~(1 << (vector % 8));
+    }
+}
+
+void msix_notify(PCIDevice *dev, unsigned vector)
+{
+    if (!dev->msix_cap || vector >= dev->msix_entries) {
+        return;
+    }
+    if (msix_vector_masked(dev, vector, dev->msix_function_masked)) {
+        msix_set_pending(dev, vector, true);
+    }
+    /* else a message: not delivered (no MSI here yet) */
+}
+
+/* A vector unmasked with its bit pending fires (and clears) it */
+static void msix_mask_update(PCIDevice *dev, unsigned vector, bool was)
+{
+    if (!msix_vector_masked(dev, vector, dev->msix_function_masked) && was &&
+        msix_pending(dev, vector)) {
+        msix_set_pending(dev, vector, false);
+        msix_notify(dev, vector);
+    }
+}
+
 static void msix_table_write(void *opaque, hwaddr addr, uint64_t val,
                              unsigned size)
 {
     PCIDevice *dev = opaque;
+    unsigned vector = addr / PCI_MSIX_ENTRY_SIZE;
+    bool was;
 
-    if (addr + 4 <= dev->msix_entries * (uint64_t)PCI_MSIX_ENTRY_SIZE) {
-        pci_set_long(dev->msix_table + addr, val);
+    if (addr + 4 > dev->msix_entries * (uint64_t)PCI_MSIX_ENTRY_SIZE) {
+        return;
+    }
+    pci_lock();
+    was = msix_vector_masked(dev, vector, dev->msix_function_masked);
+    pci_set_long(dev->msix_table + addr, val);
+    msix_mask_update(dev, vector, was);
+    pci_unlock();
+}
+
+bool msix_enabled(PCIDevice *dev)
+{
+    return dev->msix_cap && (dev->config[dev->msix_cap + PCI_MSIX_FLAGS + 1] &
+                             (PCI_MSIX_FLAGS_ENABLE >> 8));
+}
+
+static void msix_update_function_masked(PCIDevice *dev)
+{
+    dev->msix_function_masked =
+        !msix_enabled(dev) ||
+        (dev->config[dev->msix_cap + PCI_MSIX_FLAGS + 1] &
+         (PCI_MSIX_FLAGS_MASKALL >> 8));
+}
+
+void msix_write_config(PCIDevice *dev, uint32_t addr, uint32_t val, int len)
+{
+    uint32_t pos = dev->msix_cap + PCI_MSIX_FLAGS + 1;
+    bool was;
+    unsigned v;
+
+    if (!dev->msix_cap || addr > pos || addr + len <= pos) {
+        return;
+    }
+    was = dev->msix_function_masked;
+    msix_update_function_masked(dev);
+    if (!msix_enabled(dev)) {
+        return;
+    }
+    pci_set_irq(dev, 0);
+    if (dev->msix_function_masked == was) {
+        return;
+    }
+    for (v = 0; v < dev->msix_entries; v++) {
+        msix_mask_update(dev, v, msix_vector_masked(dev, v, was));
     }
 }
 
@@ -173,6 +272,7 @@ int msix_init_exclusive_bar(PCIDevice *dev, unsigned nentries, int bar,
         (PCI_MSIX_FLAGS_MASKALL | PCI_MSIX_FLAGS_ENABLE) >> 8;
     dev->msix_table = g_malloc0(table_size);
     dev->msix_pba = g_malloc0(pba_size);
+    dev->msix_function_masked = true;
     msix_mask_all(dev);
 
     name = g_strdup_printf("%s-msix", object_get_typename(OBJECT(dev)));
@@ -215,4 +315,5 @@ void msix_reset(PCIDevice *dev)
         ~dev->wmask[dev->msix_cap + PCI_MSIX_FLAGS + 1];
     memset(dev->msix_pba, 0, (dev->msix_entries + 63) / 64 * 8);
     msix_mask_all(dev);
+    msix_update_function_masked(dev);
 }

@@ -58,6 +58,9 @@ static uint64_t pci_bar_address(PCIDevice *dev, int region)
     uint16_t cmd = pci_get_word(dev->config + PCI_COMMAND);
     uint64_t addr, last;
 
+    if (!dev->has_power) {
+        return PCI_BAR_UNMAPPED;
+    }
     if (r->type & PCI_BASE_ADDRESS_SPACE_IO) {
         if (!(cmd & PCI_COMMAND_IO)) {
             return PCI_BAR_UNMAPPED;
@@ -437,7 +440,7 @@ uint32_t pci_host_config_read(PCIBus *bus, int bus_num, int devfn,
 
     pci_lock();
     dev = pci_find_device(bus, bus_num, devfn);
-    if (dev && addr < dev->config_size) {
+    if (dev && addr < dev->config_size && dev->has_power) {
         PCIDeviceClass *pc = PCI_DEVICE_GET_CLASS(dev);
 
         if (len > (int)(dev->config_size - addr)) {
@@ -459,7 +462,7 @@ void pci_host_config_write(PCIBus *bus, int bus_num, int devfn,
 
     pci_lock();
     dev = pci_find_device(bus, bus_num, devfn);
-    if (dev && addr < dev->config_size) {
+    if (dev && addr < dev->config_size && dev->has_power) {
         if (len > (int)(dev->config_size - addr)) {
             len = dev->config_size - addr;
         }
@@ -602,6 +605,7 @@ static bool pci_qdev_realize(DeviceState *qdev, Error **errp)
                            OBJECT(bus), TYPE_PCIE_BUS)
                            ? PCIE_CONFIG_SPACE_SIZE : PCI_CONFIG_SPACE_SIZE;
     pci_config_init(dev);
+    dev->has_power = true;
     for (i = 0; i < PCI_NUM_REGIONS; i++) {
         dev->io_regions[i].addr = PCI_BAR_UNMAPPED;
     }
@@ -673,6 +677,19 @@ void pci_device_reset_config(PCIDevice *dev)
         }
     }
     pci_update_mappings(dev);
+    pci_unlock();
+}
+
+void pci_set_power(PCIDevice *dev, bool state)
+{
+    pci_lock();
+    if (dev->has_power != state) {
+        dev->has_power = state;
+        pci_update_mappings(dev);
+        if (!state) {
+            device_cold_reset(DEVICE(dev));
+        }
+    }
     pci_unlock();
 }
 

@@ -340,6 +340,19 @@ bool pci_bridge_qemu_reserve_cap_init(PCIDevice *dev, const PCIResReserve *r,
     return true;
 }
 
+int pci_bridge_ssvid_init(PCIDevice *dev, uint8_t offset, uint16_t svid,
+                          uint16_t ssid, Error **errp)
+{
+    int pos = pci_add_capability(dev, PCI_CAP_ID_SSVID, offset, 8, errp);
+
+    if (pos < 0) {
+        return -1;
+    }
+    pci_set_word(dev->config + pos + 4, svid);
+    pci_set_word(dev->config + pos + 6, ssid);
+    return pos;
+}
+
 /* Registration ---------------------------------------------------------------- */
 
 static void pci_bridge_class_init(ObjectClass *oc, void *data)

@@ -4,6 +4,7 @@
  * values and write masks (measured over MMCONFIG beside 7.2, the fields
  * named after the PCIe base specification).
  */
+#include "hw/pci/msi.h"
 #include "hw/pci/pcie.h"
 #include "hw/qdev-properties.h"
 
@@ -170,22 +171,60 @@ void pcie_cap_root_init(PCIDevice *dev)
                  PCI_EXP_RTCTL_SYS_ERR);
 }
 
-/*
- * The slot's interrupt (INTx here: there is no MSI-X delivery yet) while
- * hot-plug interrupts are enabled and an enabled event is pending
- */
-static void pcie_hotplug_event_notify(PCIDevice *dev)
+/* Whether a hot-plug event is to be signalled: HPIE and an enabled one */
+static void pcie_hotplug_event_update(PCIDevice *dev)
 {
     uint8_t *cap = dev->config + dev->exp_cap;
     uint16_t ctl = pci_get_word(cap + PCI_EXP_SLTCTL);
     uint16_t sta = pci_get_word(cap + PCI_EXP_SLTSTA);
-    bool level = (ctl & PCI_EXP_SLTCTL_HPIE) &&
-                 (sta & ctl & PCI_EXP_SLTSTA_EVENTS);
 
-    if (ctl & PCI_EXP_SLTCTL_HPIE) {
-        pci_set_irq(dev, level);
-    } else if (!level) {
+    dev->hpev_notified = (ctl & PCI_EXP_SLTCTL_HPIE) &&
+                         (sta & ctl & PCI_EXP_SLTSTA_EVENTS);
+}
+
+/*
+ * On a change: MSI-X vector 0 (left pending while masked, as 7.2; not
+ * delivered, there is no MSI here yet), else INTx
+ */
+static void pcie_hotplug_event_notify(PCIDevice *dev)
+{
+    bool prev = dev->hpev_notified;
+
+    pcie_hotplug_event_update(dev);
+    if (prev == dev->hpev_notified) {
+        return;
+    }
+    if (msix_enabled(dev)) {
+        msix_notify(dev, 0);
+    } else if (!msi_enabled(dev) && pci_intx(dev) >= 0) {
+        pci_set_irq(dev, dev->hpev_notified);
+    }
+}
+
+static void pcie_hotplug_event_clear(PCIDevice *dev)
+{
+    pcie_hotplug_event_update(dev);
+    if (!msix_enabled(dev) && !msi_enabled(dev) && pci_intx(dev) >= 0 &&
+        !dev->hpev_notified) {
         pci_set_irq(dev, 0);
+    }
+}
+
+/* The slot's power controller powers what is behind it (PCC clear: on) */
+static void pcie_cap_update_power(PCIDevice *dev)
+{
+    uint8_t *cap = dev->config + dev->exp_cap;
+    PCIBus *sec = PCI_BRIDGE(dev)->sec_bus;
+    bool power = true;
+    int devfn;
+
+    if (pci_get_long(cap + PCI_EXP_SLTCAP) & PCI_EXP_SLTCAP_PCP) {
+        power = !(pci_get_word(cap + PCI_EXP_SLTCTL) & PCI_EXP_SLTCTL_PCC);
+    }
+    for (devfn = 0; devfn < 256; devfn++) {
+        if (sec->devices[devfn]) {
+            pci_set_power(sec->devices[devfn], power);
+        }
     }
 }
 
@@ -200,17 +239,16 @@ void pcie_cap_slot_write_config(PCIDevice *dev, uint16_t old_sta,
         /*
          * 7.2's guard against guests clearing events they never saw: a
          * write of 1s to clear events that were not set leaves the
-         * events as they were
+         * events as they were.  7.2 tests the value as written, not
+         * shifted to the status register (a dword write at the slot
+         * control register tests the control bits); kept, a guest sees it
          */
-        uint16_t v = addr <= sta ? val >> (8 * (sta - addr))
-                                 : val << (8 * (addr - sta));
-
-        if (v & ~old_sta & PCIE_SLOT_EVENTS) {
+        if (val & ~old_sta & PCIE_SLOT_EVENTS) {
             pci_set_word(cap + PCI_EXP_SLTSTA,
                          (pci_get_word(cap + PCI_EXP_SLTSTA) &
                           ~PCIE_SLOT_EVENTS) | (old_sta & PCIE_SLOT_EVENTS));
         }
-        pcie_hotplug_event_notify(dev);
+        pcie_hotplug_event_clear(dev);
     }
     if (addr >= ctl + 2 || addr + len <= ctl) {
         return;
@@ -222,10 +260,13 @@ void pcie_cap_slot_write_config(PCIDevice *dev, uint16_t old_sta,
                      pci_get_word(cap + PCI_EXP_SLTSTA) ^
                      PCI_EXP_SLTSTA_EIS);
     }
+    pcie_cap_update_power(dev);
     pcie_hotplug_event_notify(dev);
     /* a slot control write is a command, completed at once */
-    set_word_bits(cap + PCI_EXP_SLTSTA, PCI_EXP_SLTSTA_CC);
-    pcie_hotplug_event_notify(dev);
+    if (!(pci_get_word(cap + PCI_EXP_SLTSTA) & PCI_EXP_SLTSTA_CC)) {
+        set_word_bits(cap + PCI_EXP_SLTSTA, PCI_EXP_SLTSTA_CC);
+        pcie_hotplug_event_notify(dev);
+    }
 }
 
 void pcie_cap_slot_reset(PCIDevice *dev)
@@ -254,7 +295,8 @@ void pcie_cap_slot_reset(PCIDevice *dev)
     }
     clear_word_bits(cap + PCI_EXP_SLTSTA,
                     PCI_EXP_SLTSTA_EIS | PCI_EXP_SLTSTA_EVENTS);
-    pcie_hotplug_event_notify(dev);
+    pcie_cap_update_power(dev);
+    pcie_hotplug_event_update(dev);
 }
 
 void pcie_cap_slot_coldplug(PCIDevice *port, PCIDevice *child)

@@ -27,7 +27,10 @@
  * masking as asked.  The capability's offset, or -1 */
 int msi_init(PCIDevice *dev, uint8_t offset, unsigned nr_vectors,
              bool msi64bit, bool per_vector_mask, Error **errp);
-/* QSIZE never above what the capability offers, as 7.2 corrects it */
+/*
+ * After a write to the capability while MSI is enabled: INTx deasserted,
+ * QSIZE no more than the capability offers (7.2 corrects it then only)
+ */
 void msi_write_config(PCIDevice *dev, uint32_t addr, uint32_t val, int len);
 
 /*
@@ -37,6 +40,16 @@ void msi_write_config(PCIDevice *dev, uint32_t addr, uint32_t val, int len);
 int msix_init_exclusive_bar(PCIDevice *dev, unsigned nentries, int bar,
                             Error **errp);
 void msix_uninit_exclusive_bar(PCIDevice *dev);
+bool msi_enabled(PCIDevice *dev);
+bool msix_enabled(PCIDevice *dev);
+/*
+ * Signals vector: a masked one is left pending in the PBA (7.2's); an
+ * unmasked one would be a message, and there is no MSI delivery here
+ */
+void msix_notify(PCIDevice *dev, unsigned vector);
+/* The MSI-X enable and function mask bits changed (INTx goes off) */
+void msix_write_config(PCIDevice *dev, uint32_t addr, uint32_t val, int len);
+
 /* A machine reset: vectors masked, MSI-X disabled */
 void msix_reset(PCIDevice *dev);
 void msi_reset(PCIDevice *dev);

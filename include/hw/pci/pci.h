@@ -137,6 +137,8 @@ struct PCIDevice {
     bool multifunction;
     PCIIORegion io_regions[PCI_NUM_REGIONS];
     int irq_level;              /* INTx as the device drives it */
+    /* Off: a PCIe slot's power controller cut it (reads all-ones) */
+    bool has_power;
     char *romfile;
     uint32_t romsize;
     uint32_t rombar;
@@ -149,6 +151,8 @@ struct PCIDevice {
     uint16_t aer_cap;
     /* MSI-X (include/hw/pci/msi.h): the vector table and pending bits */
     uint16_t msix_entries;
+    bool msix_function_masked;  /* disabled or all masked */
+    bool hpev_notified;         /* a PCIe slot's hot-plug event signalled */
     uint8_t *msix_table, *msix_pba;
     MemoryRegion msix_exclusive_bar, msix_table_mmio, msix_pba_mmio;
 };
@@ -261,6 +265,11 @@ void pcie_add_capability(PCIDevice *dev, uint16_t cap_id, uint8_t ver,
                          uint16_t offset, uint16_t size);
 uint8_t pci_find_capability(PCIDevice *dev, uint8_t cap_id);
 void pci_set_irq(PCIDevice *dev, int level);
+/*
+ * Power as a slot's power controller gives it: without, configuration
+ * reads all-ones, writes vanish, BARs are unmapped; losing it resets
+ */
+void pci_set_power(PCIDevice *dev, bool state);
 int pci_intx(PCIDevice *dev);   /* 0..3 for INTA..INTD, -1: none */
 
 /* QEMU 7.2's name of a class code (query-pci's "desc"), or NULL */
