@@ -30,14 +30,33 @@ typedef struct GenPCIERootPort {
 
 #define GEN_PCIE_ROOT_PORT(obj) ((GenPCIERootPort *)(obj))
 
+/*
+ * The AER root error command (QEMU 7.2 has AER on a root port even on a
+ * conventional bus, where only its first 256 bytes can be reached: 0)
+ */
+static uint32_t rp_aer_root_command(PCIDevice *d)
+{
+    return d->aer_cap ? pci_get_long(d->config + d->aer_cap + 0x2c) : 0;
+}
+
 static void rp_write_config(PCIDevice *d, uint32_t addr, uint32_t val,
                             int len)
 {
     uint16_t old_sta = pci_get_word(d->config + d->exp_cap + PCI_EXP_SLTSTA);
+    uint32_t old_cmd = rp_aer_root_command(d), cmd;
 
     pci_bridge_write_config(d, addr, val, len);
     msix_write_config(d, addr, val, len);
     pcie_cap_slot_write_config(d, old_sta, addr, val, len);
+    /*
+     * 7.2's AER root part then sets INTx to whether an error reporting
+     * enable was just turned on (no errors are ever pending), so a
+     * hot-plug event's INTx never outlives the write that raised it
+     */
+    cmd = rp_aer_root_command(d);
+    if (!msix_enabled(d) && !msi_enabled(d)) {
+        pci_set_irq(d, !!(cmd & ~old_cmd));
+    }
 }
 
 static void rp_reset(DeviceState *qdev)

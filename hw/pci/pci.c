@@ -910,29 +910,14 @@ static void pci_device_class_init(ObjectClass *oc, void *data)
     device_class_set_props(dc, pci_props);
 }
 
-/* info qtree: QEMU's class names for the classes this tree has */
-static const struct {
-    uint16_t class_id;
-    const char *desc;
-} pci_class_names[] = {
-    { 0x0101, "IDE controller" }, { 0x0106, "SATA controller" },
-    { 0x0600, "Host bridge" },    { 0x0601, "ISA bridge" },
-    { 0x0604, "PCI bridge" },     { 0x0680, "Bridge" },
-    { 0x0c05, "SMBus" },
-};
-
+/* info qtree's lines of a function (QEMU's class names: pci-info.c) */
 static void pci_dev_print(GString *out, DeviceState *qdev, int indent)
 {
     PCIDevice *d = PCI_DEVICE(qdev);
     uint16_t class_id = pci_get_word(d->config + PCI_CLASS_DEVICE);
-    const char *desc = NULL;
+    const char *desc = pci_class_desc(class_id);
     size_t i;
 
-    for (i = 0; i < G_N_ELEMENTS(pci_class_names); i++) {
-        if (pci_class_names[i].class_id == class_id) {
-            desc = pci_class_names[i].desc;
-        }
-    }
     g_string_append_printf(out, "%*sclass ", indent, "");
     if (desc) {
         g_string_append(out, desc);

@@ -557,13 +557,13 @@ def versions():
                json_diff(trees[0], trees[1]))
 
 
-def config_garbage(case):
+def config_garbage(case, seed=""):
     """A seeded stream of configuration writes of every size to every
     bridge (bus numbers left alone), each followed by reads, and at the
     end every function's 256 bytes again: the side effects (MSI's queue
     size, the SHPC window, slot control, bridge control, windows) alike"""
     machine, _, bridges, pcie = CASES[case]
-    rng = random.Random("garbage-" + case)
+    rng = random.Random("garbage-" + seed + case)
     setup = mmcfg_enable(machine) + program_buses(bridges)
     cmds = []
     for _ in range(1500):
@@ -588,7 +588,7 @@ def config_garbage(case):
             cmds += ["outl 0xcf8 0x%x" % cfg(bus, devfn, off), "inl 0xcfc"]
     a = session(ORACLE, case, setup + cmds)[len(setup):]
     b = session(BINARY, case, setup + cmds)[len(setup):]
-    report(f"{case}/config-garbage", a == b, first_diff(cmds, a, b))
+    report(f"{case}/config-garbage{seed}", a == b, first_diff(cmds, a, b))
 
 
 TYPES = ["pcie-root-port", "pci-bridge", "pci-bridge-seat",
@@ -680,6 +680,7 @@ def main():
         compare_monitor(case)
         bar_registers(case)
         config_garbage(case)
+        config_garbage(case, "-b")
     types()
     versions()
     refusals()
