@@ -646,6 +646,13 @@ BAD = [
     ["-machine", "pc", "-device", "pci-bridge,id=a,chassis_nr=1,msi=maybe"],
     ["-machine", "pc", "-device", "pci-bridge,id=a,chassis_nr=1",
      "-device", "pci-bridge,id=b,chassis_nr=2,bus=a,addr=0x20"],
+    ["-machine", "none", "-device", "pcie-root-port"],
+    ["-machine", "q35", "-device", "pci-bridge,chassis_nr=1,bus=isa.0"],
+    ["-machine", "q35", "-device", "pcie-root-port,id=r",
+     "-device", "isa-serial,bus=r"],
+    ["-machine", "q35", "-device", "pcie-root-port,id=r,chassis=1",
+     "-device", "pci-bridge,chassis_nr=2,bus=r,addr=0x0",
+     "-device", "pci-bridge,chassis_nr=3,bus=r,addr=0x0"],
 ]
 
 
