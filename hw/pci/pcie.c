@@ -404,6 +404,9 @@ void pcie_aer_root_init(PCIDevice *dev)
 
 void pcie_aer_root_reset(PCIDevice *dev)
 {
+    if (!dev->aer_cap) {
+        return;
+    }
     pci_set_long(dev->config + dev->aer_cap + PCI_ERR_ROOT_COMMAND, 0);
 }
 
@@ -411,7 +414,11 @@ static uint16_t acs_cap_offset(PCIDevice *dev)
 {
     uint16_t off = PCI_CONFIG_SPACE_SIZE;
 
-    while (off) {
+    if (dev->config_size <= PCI_CONFIG_SPACE_SIZE) {
+        return 0;       /* no extended space on a conventional bus */
+    }
+
+    while (off && off + 4 <= dev->config_size) {
         uint32_t h = pci_get_long(dev->config + off);
 
         if ((h & 0xffff) == PCI_EXT_CAP_ID_ACS) {
