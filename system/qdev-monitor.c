@@ -33,7 +33,6 @@
  * that nobody mistakes them for forgotten ones (docs/devices.md).
  */
 static const char *const refused_until_implemented[] = {
-    "pcie-root-port",   /* libvirt's q35 PCIe slots */
     "qemu-xhci",        /* libvirt's q35 USB controller */
     "piix3-usb-uhci",   /* libvirt's i440fx USB controller */
 };
@@ -637,7 +636,14 @@ static bool device_help_props(GString *out, const char *driver,
             g_string_append(s, desc);
         }
         if (def) {
-            char *j = json_to_string(def, FALSE);
+            const char *type = json_object_get_string_member(o, "type");
+            /* JSON here holds int64: a size's default is unsigned */
+            char *j = !strcmp(type, "size") &&
+                              JSON_NODE_HOLDS_VALUE(def) &&
+                              json_node_get_value_type(def) == G_TYPE_INT64
+                          ? g_strdup_printf("%" G_GUINT64_FORMAT,
+                                            (guint64)json_node_get_int(def))
+                          : json_to_string(def, FALSE);
 
             g_string_append_printf(s, " (default: %s)", j);
             g_free(j);

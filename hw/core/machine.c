@@ -36,11 +36,25 @@ static const GlobalProperty hw_compat_5_1[] = {
     { "pvpanic", "events", "1" },
 };
 
+/* Root ports: 2.5 GT/s x1 links and no ACS before 4.0 */
+static const GlobalProperty hw_compat_3_1[] = {
+    { "pcie-root-port", "x-speed", "2_5" },
+    { "pcie-root-port", "x-width", "1" },
+    { "pcie-root-port-base", "disable-acs", "true" },
+};
+
 static const GlobalProperty hw_compat_2_11[] = {
     { "hpet", "hpet-offset-saved", "false" },
 };
 
+/* 2.9 alone has pci-bridge's SHPC off: 2.8 turns it on again */
+static const GlobalProperty hw_compat_2_9[] = {
+    { "pci-bridge", "shpc", "off" },
+    { "pcie-root-port", "x-migrate-msix", "false" },
+};
+
 static const GlobalProperty hw_compat_2_8[] = {
+    { "pci-bridge", "shpc", "on" },
     { "pci-device", "x-pcie-extcap-init", "off" },
 };
 
@@ -57,8 +71,9 @@ static const HWCompat hw_compat_arrays[] = {
     HW_COMPAT("6.0", hw_compat_6_0), HW_NO_COMPAT("5.2"),
     HW_COMPAT("5.1", hw_compat_5_1), HW_NO_COMPAT("5.0"),
     HW_NO_COMPAT("4.2"), HW_NO_COMPAT("4.1"), HW_NO_COMPAT("4.0"),
-    HW_NO_COMPAT("3.1"), HW_NO_COMPAT("3.0"), HW_NO_COMPAT("2.12"),
-    HW_COMPAT("2.11", hw_compat_2_11), HW_NO_COMPAT("2.10"), HW_NO_COMPAT("2.9"),
+    HW_COMPAT("3.1", hw_compat_3_1), HW_NO_COMPAT("3.0"),
+    HW_NO_COMPAT("2.12"), HW_COMPAT("2.11", hw_compat_2_11),
+    HW_NO_COMPAT("2.10"), HW_COMPAT("2.9", hw_compat_2_9),
     HW_COMPAT("2.8", hw_compat_2_8), HW_NO_COMPAT("2.7"),
     HW_NO_COMPAT("2.6"), HW_NO_COMPAT("2.5"), HW_NO_COMPAT("2.4"),
     HW_COMPAT("2.3", hw_compat_2_3),

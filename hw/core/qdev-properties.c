@@ -10,6 +10,7 @@
 
 #include "chardev/char.h"
 #include "hw/qdev-properties.h"
+#include "qemu/option.h"
 
 /* Setters refuse once the device is realized --------------------------------- */
 
@@ -133,6 +134,83 @@ static const char *const lost_tick_policy_table[] = {
 const PropertyInfo qdev_prop_losttickpolicy = {
     "LostTickPolicy", NULL, PROP_KIND_OTHER, lost_tick_policy_table,
     qdev_enum_get, qdev_enum_set,
+};
+
+/* PCIe link speed and width (QEMU's PCIELinkSpeed, PCIELinkWidth) */
+static const char *const pcie_link_speed_table[] = {
+    "2_5", "5", "8", "16", NULL,
+};
+const PropertyInfo qdev_prop_pcie_link_speed = {
+    "PCIELinkSpeed", "2_5/5/8/16", PROP_KIND_OTHER, pcie_link_speed_table,
+    qdev_enum_get, qdev_enum_set,
+};
+static const char *const pcie_link_width_table[] = {
+    "1", "2", "4", "8", "12", "16", "32", NULL,
+};
+const PropertyInfo qdev_prop_pcie_link_width = {
+    "PCIELinkWidth", "1/2/4/8/12/16/32", PROP_KIND_OTHER,
+    pcie_link_width_table, qdev_enum_get, qdev_enum_set,
+};
+
+/* Sizes: a number, or text with QEMU's suffixes ("4K", "1M") ------------------ */
+
+static JsonNode *qdev_size_get(Object *obj, ObjectProperty *prop,
+                               Error **errp)
+{
+    return json_node_init_int(json_node_alloc(),
+                              *(uint64_t *)((char *)obj + prop->offset));
+}
+
+static bool qdev_size_set(Object *obj, ObjectProperty *prop, JsonNode *value,
+                          Error **errp)
+{
+    uint64_t *field = (uint64_t *)((char *)obj + prop->offset);
+
+    if (!qdev_prop_allow_set(obj, prop->name, errp)) {
+        return false;
+    }
+    if (JSON_NODE_HOLDS_VALUE(value) &&
+        json_node_get_value_type(value) == G_TYPE_INT64) {
+        *field = json_node_get_int(value);
+        return true;
+    }
+    if (JSON_NODE_HOLDS_VALUE(value) &&
+        json_node_get_value_type(value) == G_TYPE_STRING) {
+        const char *s = json_node_get_string(value);
+        uint64_t v;
+
+        if (qemu_strtosz(s, 1, &v, NULL) < 0) {
+            error_setg(errp, "Parameter '%s' expects size", prop->name);
+            return false;
+        }
+        *field = v;
+        return true;
+    }
+    error_setg(errp, "Invalid parameter type for '%s', expected: size",
+               prop->name);
+    return false;
+}
+
+/* info qtree: "N (S)" with S as QEMU's size_to_str: 3 digits, binary unit */
+static char *qdev_size_print(Object *obj, Property *p)
+{
+    static const char *const units[] = {
+        "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB",
+    };
+    uint64_t v = *(uint64_t *)((char *)obj + p->offset);
+    double d = v;
+    int i = 0;
+
+    while (d >= 1024 && i < 6) {
+        d /= 1024;
+        i++;
+    }
+    return g_strdup_printf("%" PRIu64 " (%0.3g %s)", v, d, units[i]);
+}
+
+const PropertyInfo qdev_prop_size = {
+    "size", NULL, PROP_KIND_OTHER, NULL, qdev_size_get, qdev_size_set,
+    qdev_size_print, true,
 };
 
 static bool prop_kind_signed(PropKind k)

@@ -78,6 +78,26 @@ void qdev_set_compat_props(const GPtrArray *compat)
     compat_props = compat;
 }
 
+/*
+ * The board's own defaults (QEMU's "sugar" properties), applied between
+ * the compat entries and -global
+ */
+static GPtrArray *board_props;
+
+void qdev_add_board_global(const char *driver, const char *property,
+                           const char *value)
+{
+    static GlobalProperty props[4];
+    static unsigned n;
+
+    g_assert(n < G_N_ELEMENTS(props));
+    props[n] = (GlobalProperty){ driver, property, value };
+    if (!board_props) {
+        board_props = g_ptr_array_new();
+    }
+    g_ptr_array_add(board_props, &props[n++]);
+}
+
 void qdev_set_global_props(GPtrArray *globals)
 {
     global_props = globals;
@@ -137,6 +157,7 @@ static void device_post_init(Object *obj)
         return;
     }
     if (!object_apply_global_props(obj, compat_props, &err) ||
+        !object_apply_global_props(obj, board_props, &err) ||
         !object_apply_global_props_used(obj, global_props,
                                         dev->hotplugged ? NULL : &err)) {
         dev->post_init_error = err;

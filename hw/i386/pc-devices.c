@@ -142,6 +142,17 @@ bool pc_devices_create(MachineState *ms, Error **errp)
         if (!pci_realize_and_unref(lpc, pci, errp)) {
             return false;
         }
+        /*
+         * QEMU 7.2: with ACPI PCI hot-plug and without x-keep-pci-slot-hpc
+         * (pc-q35-6.1, pc_compat_6_1) PCIe slots lose native hot-plug
+         */
+        if (object_property_get_bool(OBJECT(lpc),
+                                     "acpi-pci-hotplug-with-bridge-support",
+                                     NULL) &&
+            !object_property_get_bool(OBJECT(lpc), "x-keep-pci-slot-hpc",
+                                      NULL)) {
+            qdev_add_board_global("pcie-slot", "x-native-hotplug", "false");
+        }
         isa = isa_bus_get_default();
         ich9_lpc_set_smm_enabled(lpc, pc_smm_enabled(ms));
         board_pm_function = lpc;

@@ -54,6 +54,7 @@ static const GlobalProperty pc_compat_6_1[] = {
     { ALL_CPUS, "hv-version-id-build", "0x1bbc" },
     { ALL_CPUS, "hv-version-id-major", "0x0006" },
     { ALL_CPUS, "hv-version-id-minor", "0x0001" },
+    { "ICH9-LPC", "x-keep-pci-slot-hpc", "false" },
 };
 
 static const GlobalProperty pc_compat_6_0[] = {
@@ -61,6 +62,8 @@ static const GlobalProperty pc_compat_6_0[] = {
     { CPU("qemu64"), "model", "6" },
     { CPU("qemu64"), "stepping", "3" },
     { ALL_CPUS, "x-vendor-cpuid-only", "off" },
+    /* PCIe ports' native hot-plug again (docs/devices.md, "Bridges") */
+    { "ICH9-LPC", "acpi-pci-hotplug-with-bridge-support", "off" },
 };
 
 static const GlobalProperty pc_compat_5_2[] = {

@@ -7,7 +7,7 @@
  */
 #include <json-glib/json-glib.h>
 
-#include "hw/pci/pci.h"
+#include "hw/pci/pci_bridge.h"
 #include "monitor/hmp.h"
 #include "monitor/qmp-commands.h"
 
@@ -106,8 +106,54 @@ static JsonObject *pci_region_info(const PCIIORegion *r, int bar)
     return o;
 }
 
+static JsonArray *pci_devices_info(PCIBus *bus, int bus_num);
+
+static JsonObject *pci_range_info(uint64_t base, uint64_t limit)
+{
+    JsonObject *o = json_object_new();
+
+    json_object_set_int_member(o, "base", base);
+    json_object_set_int_member(o, "limit", limit);
+    return o;
+}
+
+/*
+ * A bridge's PciBridgeInfo: its bus numbers and windows as the registers
+ * say; its devices only once the guest gave it a secondary bus number
+ * that leads to its bus (QEMU 7.2's rule)
+ */
+static JsonObject *pci_bridge_info(PCIDevice *dev, PCIBus *bus)
+{
+    JsonObject *o = json_object_new();
+    JsonObject *b = json_object_new();
+    uint8_t sec = dev->config[PCI_SECONDARY_BUS];
+
+    json_object_set_int_member(b, "number", dev->config[PCI_PRIMARY_BUS]);
+    json_object_set_int_member(b, "secondary", sec);
+    json_object_set_int_member(b, "subordinate",
+                               dev->config[PCI_SUBORDINATE_BUS]);
+    json_object_set_object_member(b, "io_range", pci_range_info(
+        pci_bridge_get_base(dev, PCI_BASE_ADDRESS_SPACE_IO),
+        pci_bridge_get_limit(dev, PCI_BASE_ADDRESS_SPACE_IO)));
+    json_object_set_object_member(b, "memory_range", pci_range_info(
+        pci_bridge_get_base(dev, 0), pci_bridge_get_limit(dev, 0)));
+    json_object_set_object_member(b, "prefetchable_range", pci_range_info(
+        pci_bridge_get_base(dev, PCI_BASE_ADDRESS_MEM_PREFETCH),
+        pci_bridge_get_limit(dev, PCI_BASE_ADDRESS_MEM_PREFETCH)));
+    json_object_set_object_member(o, "bus", b);
+    if (sec) {
+        PCIBus *child = pci_find_bus_nr(bus, sec);
+
+        if (child) {
+            json_object_set_array_member(o, "devices",
+                                         pci_devices_info(child, sec));
+        }
+    }
+    return o;
+}
+
 /* One function as PciDeviceInfo; called with the PCI lock held */
-static JsonObject *pci_device_info(PCIBus *bus, PCIDevice *dev)
+static JsonObject *pci_device_info(PCIBus *bus, PCIDevice *dev, int bus_num)
 {
     JsonObject *o = json_object_new();
     JsonObject *cls = json_object_new();
@@ -118,7 +164,7 @@ static JsonObject *pci_device_info(PCIBus *bus, PCIDevice *dev)
     uint8_t pin = dev->config[PCI_INTERRUPT_PIN];
     int i;
 
-    json_object_set_int_member(o, "bus", bus->bus_num);
+    json_object_set_int_member(o, "bus", bus_num);
     json_object_set_int_member(o, "slot", PCI_SLOT(dev->devfn));
     json_object_set_int_member(o, "function", PCI_FUNC(dev->devfn));
     if (desc) {
@@ -130,11 +176,15 @@ static JsonObject *pci_device_info(PCIBus *bus, PCIDevice *dev)
                                pci_get_word(dev->config + PCI_DEVICE_ID));
     json_object_set_int_member(id, "vendor",
                                pci_get_word(dev->config + PCI_VENDOR_ID));
-    json_object_set_int_member(id, "subsystem",
-                               pci_get_word(dev->config + PCI_SUBSYSTEM_ID));
-    json_object_set_int_member(id, "subsystem-vendor",
-                               pci_get_word(dev->config +
-                                            PCI_SUBSYSTEM_VENDOR_ID));
+    if (!PCI_DEVICE_GET_CLASS(dev)->is_bridge) {
+        /* a type 0 header's; a type 1 header has none */
+        json_object_set_int_member(id, "subsystem",
+                                   pci_get_word(dev->config +
+                                                PCI_SUBSYSTEM_ID));
+        json_object_set_int_member(id, "subsystem-vendor",
+                                   pci_get_word(dev->config +
+                                                PCI_SUBSYSTEM_VENDOR_ID));
+    }
     json_object_set_object_member(o, "id", id);
     if (pin) {
         json_object_set_int_member(o, "irq",
@@ -143,10 +193,10 @@ static JsonObject *pci_device_info(PCIBus *bus, PCIDevice *dev)
     json_object_set_int_member(o, "irq_pin", pin);
     json_object_set_string_member(o, "qdev_id",
                                   dev->qdev.id ? dev->qdev.id : "");
-    /*
-     * pci_bridge (secondary bus, windows, the devices behind it) comes
-     * with the first PCI-to-PCI bridge device; there is none yet.
-     */
+    if (PCI_DEVICE_GET_CLASS(dev)->is_bridge) {
+        json_object_set_object_member(o, "pci_bridge",
+                                      pci_bridge_info(dev, bus));
+    }
     for (i = 0; i < PCI_NUM_REGIONS; i++) {
         if (dev->io_regions[i].size) {
             json_array_add_object_element(regions,
@@ -157,12 +207,25 @@ static JsonObject *pci_device_info(PCIBus *bus, PCIDevice *dev)
     return o;
 }
 
+static JsonArray *pci_devices_info(PCIBus *bus, int bus_num)
+{
+    JsonArray *devs = json_array_new();
+    int devfn;
+
+    for (devfn = 0; devfn < 256; devfn++) {
+        if (bus->devices[devfn]) {
+            json_array_add_object_element(devs,
+                pci_device_info(bus, bus->devices[devfn], bus_num));
+        }
+    }
+    return devs;
+}
+
 JsonNode *qmp_query_pci(Error **errp)
 {
     GPtrArray *buses = pci_all_buses();
     JsonArray *arr = json_array_new();
     guint i;
-    int devfn;
 
     pci_lock();
     for (i = 0; i < buses->len; i++) {
@@ -175,14 +238,8 @@ JsonNode *qmp_query_pci(Error **errp)
             continue;
         }
         o = json_object_new();
-        devs = json_array_new();
+        devs = pci_devices_info(bus, bus->bus_num);
         json_object_set_int_member(o, "bus", bus->bus_num);
-        for (devfn = 0; devfn < 256; devfn++) {
-            if (bus->devices[devfn]) {
-                json_array_add_object_element(devs,
-                    pci_device_info(bus, bus->devices[devfn]));
-            }
-        }
         json_object_set_array_member(o, "devices", devs);
         json_array_add_object_element(arr, o);
     }
@@ -227,6 +284,37 @@ static void hmp_pci_device(GString *out, JsonObject *d)
                                (char)('A' + json_object_get_int_member(
                                           d, "irq_pin") - 1));
     }
+    if (json_object_has_member(d, "pci_bridge")) {
+        JsonObject *b = json_object_get_object_member(
+            json_object_get_object_member(d, "pci_bridge"), "bus");
+        JsonObject *io = json_object_get_object_member(b, "io_range");
+        JsonObject *mem = json_object_get_object_member(b, "memory_range");
+        JsonObject *pref = json_object_get_object_member(
+            b, "prefetchable_range");
+
+        g_string_append_printf(out, "      BUS %" G_GINT64_FORMAT ".\r\n",
+                               json_object_get_int_member(b, "number"));
+        g_string_append_printf(out, "      secondary bus %" G_GINT64_FORMAT
+                               ".\r\n",
+                               json_object_get_int_member(b, "secondary"));
+        g_string_append_printf(out, "      subordinate bus %" G_GINT64_FORMAT
+                               ".\r\n",
+                               json_object_get_int_member(b, "subordinate"));
+        g_string_append_printf(out, "      IO range [0x%04" G_GINT64_MODIFIER
+                               "x, 0x%04" G_GINT64_MODIFIER "x]\r\n",
+                               json_object_get_int_member(io, "base"),
+                               json_object_get_int_member(io, "limit"));
+        g_string_append_printf(out, "      memory range [0x%08"
+                               G_GINT64_MODIFIER "x, 0x%08" G_GINT64_MODIFIER
+                               "x]\r\n",
+                               json_object_get_int_member(mem, "base"),
+                               json_object_get_int_member(mem, "limit"));
+        g_string_append_printf(out, "      prefetchable memory range [0x%08"
+                               G_GINT64_MODIFIER "x, 0x%08" G_GINT64_MODIFIER
+                               "x]\r\n",
+                               json_object_get_int_member(pref, "base"),
+                               json_object_get_int_member(pref, "limit"));
+    }
     for (i = 0; i < json_array_get_length(regions); i++) {
         JsonObject *r = json_array_get_object_element(regions, i);
         uint64_t addr = json_object_get_int_member(r, "address");
@@ -252,6 +340,17 @@ static void hmp_pci_device(GString *out, JsonObject *d)
     }
     g_string_append_printf(out, "      id \"%s\"\r\n",
                            json_object_get_string_member(d, "qdev_id"));
+    if (json_object_has_member(d, "pci_bridge")) {
+        JsonObject *b = json_object_get_object_member(d, "pci_bridge");
+
+        if (json_object_has_member(b, "devices")) {
+            JsonArray *devs = json_object_get_array_member(b, "devices");
+
+            for (i = 0; i < json_array_get_length(devs); i++) {
+                hmp_pci_device(out, json_array_get_object_element(devs, i));
+            }
+        }
+    }
 }
 
 void hmp_info_pci(GString *out, JsonArray *buses)

@@ -41,20 +41,26 @@ static PCIBus *pci_device_bus(PCIDevice *dev)
 
 /* BARs ------------------------------------------------------------------- */
 
-static int pci_bar_offset(int region)
+static int pci_bar_offset(PCIDevice *dev, int region)
 {
-    return region == PCI_ROM_SLOT ? PCI_ROM_ADDRESS
-                                  : PCI_BASE_ADDRESS_0 + region * 4;
+    if (region == PCI_ROM_SLOT) {
+        return PCI_DEVICE_GET_CLASS(dev)->is_bridge ? PCI_ROM_ADDRESS1
+                                                    : PCI_ROM_ADDRESS;
+    }
+    return PCI_BASE_ADDRESS_0 + region * 4;
 }
 
 /* Where the BAR's current value and the command register put it */
 static uint64_t pci_bar_address(PCIDevice *dev, int region)
 {
     PCIIORegion *r = &dev->io_regions[region];
-    int off = pci_bar_offset(region);
+    int off = pci_bar_offset(dev, region);
     uint16_t cmd = pci_get_word(dev->config + PCI_COMMAND);
     uint64_t addr, last;
 
+    if (!dev->has_power) {
+        return PCI_BAR_UNMAPPED;
+    }
     if (r->type & PCI_BASE_ADDRESS_SPACE_IO) {
         if (!(cmd & PCI_COMMAND_IO)) {
             return PCI_BAR_UNMAPPED;
@@ -120,7 +126,7 @@ void pci_register_bar(PCIDevice *dev, int region, uint8_t type,
     PCIIORegion *r = &dev->io_regions[region];
     uint64_t size = memory_region_size(mr);
     uint64_t wmask = ~(size - 1);
-    int off = pci_bar_offset(region);
+    int off = pci_bar_offset(dev, region);
     PCIBus *bus = pci_device_bus(dev);
 
     g_assert(region >= 0 && region < PCI_NUM_REGIONS);
@@ -220,6 +226,34 @@ int pci_add_capability(PCIDevice *dev, uint8_t cap_id, uint8_t offset,
     return offset;
 }
 
+void pcie_add_capability(PCIDevice *dev, uint16_t cap_id, uint8_t ver,
+                         uint16_t offset, uint16_t size)
+{
+    uint16_t prev = PCI_CONFIG_SPACE_SIZE;
+    uint32_t header;
+
+    g_assert(offset >= PCI_CONFIG_SPACE_SIZE &&
+             offset + size <= dev->config_size);
+    if (offset != PCI_CONFIG_SPACE_SIZE) {
+        /* link it after the last one */
+        for (;;) {
+            uint16_t next = pci_get_long(dev->config + prev) >> 20;
+
+            if (!next) {
+                break;
+            }
+            prev = next;
+        }
+        header = pci_get_long(dev->config + prev);
+        pci_set_long(dev->config + prev, (header & 0xfffff) |
+                     (uint32_t)offset << 20);
+    }
+    pci_set_long(dev->config + offset, cap_id | (uint32_t)ver << 16);
+    memset(dev->used + offset, 0xff, size);
+    memset(dev->wmask + offset, 0, size);
+    memset(dev->w1cmask + offset, 0, size);
+}
+
 /* Interrupts ---------------------------------------------------------------- */
 
 int pci_intx(PCIDevice *dev)
@@ -229,15 +263,29 @@ int pci_intx(PCIDevice *dev)
     return pin >= 1 && pin <= 4 ? pin - 1 : -1;
 }
 
+/*
+ * The line a pin reaches: each bridge's secondary bus swizzles it
+ * (QEMU's pci_swizzle_map_irq_fn) until a bus that drives lines
+ */
 static void pci_bus_change_irq(PCIDevice *dev, int change)
 {
     PCIBus *bus = pci_device_bus(dev);
-    int line;
+    int line = pci_intx(dev);
 
-    if (!bus->map_irq || !change) {
+    if (!change || line < 0) {
         return;
     }
-    line = bus->map_irq(dev, pci_intx(dev));
+    for (;;) {
+        if (!bus->map_irq) {
+            return;
+        }
+        line = bus->map_irq(dev, line);
+        if (bus->set_irq || pci_bus_is_root(bus)) {
+            break;
+        }
+        dev = bus->parent_dev;
+        bus = pci_device_bus(dev);
+    }
     if (line < 0 || line >= bus->nirq) {
         return;
     }
@@ -317,12 +365,71 @@ void pci_default_write_config(PCIDevice *dev, uint32_t addr, uint32_t val,
     }
 }
 
-PCIDevice *pci_find_device(PCIBus *bus, int bus_num, int devfn)
+int pci_bus_num(PCIBus *bus)
 {
-    if (!bus || bus_num != bus->bus_num || devfn < 0 || devfn > 255) {
+    return pci_bus_is_root(bus) ? bus->bus_num
+                                : bus->parent_dev->config[PCI_SECONDARY_BUS];
+}
+
+/* Whether a bridge forwards configuration cycles for bus_num */
+static bool pci_secondary_bus_in_range(PCIDevice *bridge, int bus_num)
+{
+    return !(pci_get_word(bridge->config + PCI_BRIDGE_CONTROL) &
+             PCI_BRIDGE_CTL_BUS_RESET) &&
+           bridge->config[PCI_SECONDARY_BUS] <= bus_num &&
+           bus_num <= bridge->config[PCI_SUBORDINATE_BUS];
+}
+
+/*
+ * QEMU 7.2's walk: from bus, into the first child bus (in the order the
+ * bridges were made, newest first as QEMU's list has them) whose range
+ * holds bus_num, until one has the number
+ */
+PCIBus *pci_find_bus_nr(PCIBus *bus, int bus_num)
+{
+    GPtrArray *buses = pci_all_buses();
+
+    if (!bus) {
         return NULL;
     }
-    return bus->devices[devfn];
+    if (pci_bus_num(bus) == bus_num) {
+        return bus;
+    }
+    if (!pci_bus_is_root(bus) &&
+        !pci_secondary_bus_in_range(bus->parent_dev, bus_num)) {
+        return NULL;
+    }
+    while (bus) {
+        PCIBus *next = NULL;
+        guint i;
+
+        for (i = buses->len; i-- > 0;) {
+            PCIBus *sec = g_ptr_array_index(buses, i);
+
+            if (pci_bus_is_root(sec) ||
+                DEVICE(sec->parent_dev)->parent_bus != BUS(bus)) {
+                continue;
+            }
+            if (pci_bus_num(sec) == bus_num) {
+                return sec;
+            }
+            if (pci_secondary_bus_in_range(sec->parent_dev, bus_num)) {
+                next = sec;
+                break;
+            }
+        }
+        bus = next;
+    }
+    return NULL;
+}
+
+PCIDevice *pci_find_device(PCIBus *bus, int bus_num, int devfn)
+{
+    if (devfn < 0 || devfn > 255) {
+        return NULL;
+    }
+    bus = pci_find_bus_nr(bus, bus_num);
+    return bus ? bus->devices[devfn] : NULL;
 }
 
 uint32_t pci_host_config_read(PCIBus *bus, int bus_num, int devfn,
@@ -333,7 +440,7 @@ uint32_t pci_host_config_read(PCIBus *bus, int bus_num, int devfn,
 
     pci_lock();
     dev = pci_find_device(bus, bus_num, devfn);
-    if (dev && addr < dev->config_size) {
+    if (dev && addr < dev->config_size && dev->has_power) {
         PCIDeviceClass *pc = PCI_DEVICE_GET_CLASS(dev);
 
         if (len > (int)(dev->config_size - addr)) {
@@ -355,13 +462,43 @@ void pci_host_config_write(PCIBus *bus, int bus_num, int devfn,
 
     pci_lock();
     dev = pci_find_device(bus, bus_num, devfn);
-    if (dev && addr < dev->config_size) {
+    if (dev && addr < dev->config_size && dev->has_power) {
         if (len > (int)(dev->config_size - addr)) {
             len = dev->config_size - addr;
         }
         PCI_DEVICE_GET_CLASS(dev)->config_write(dev, addr, val, len);
     }
     pci_unlock();
+}
+
+/*
+ * A type 1 header (QEMU 7.2's): bus numbers, windows, bridge control; the
+ * I/O window is 16-bit, the prefetchable one 64-bit
+ */
+static void pci_config_init_bridge(PCIDevice *dev)
+{
+    memset(dev->wmask + PCI_PRIMARY_BUS, 0xff, 4);
+    dev->wmask[PCI_IO_BASE] = PCI_IO_RANGE_MASK;
+    dev->wmask[PCI_IO_LIMIT] = PCI_IO_RANGE_MASK;
+    pci_set_word(dev->wmask + PCI_MEMORY_BASE, PCI_MEMORY_RANGE_MASK);
+    pci_set_word(dev->wmask + PCI_MEMORY_LIMIT, PCI_MEMORY_RANGE_MASK);
+    pci_set_word(dev->wmask + PCI_PREF_MEMORY_BASE, PCI_PREF_RANGE_MASK);
+    pci_set_word(dev->wmask + PCI_PREF_MEMORY_LIMIT, PCI_PREF_RANGE_MASK);
+    memset(dev->wmask + PCI_PREF_BASE_UPPER32, 0xff, 8);
+    dev->config[PCI_IO_BASE] |= PCI_IO_RANGE_TYPE_16;
+    dev->config[PCI_IO_LIMIT] |= PCI_IO_RANGE_TYPE_16;
+    pci_set_word(dev->config + PCI_PREF_MEMORY_BASE, PCI_PREF_RANGE_TYPE_64);
+    pci_set_word(dev->config + PCI_PREF_MEMORY_LIMIT, PCI_PREF_RANGE_TYPE_64);
+    /* 16-bit VGA decoding only, as 7.2 */
+    pci_set_word(dev->wmask + PCI_BRIDGE_CONTROL,
+                 PCI_BRIDGE_CTL_PARITY | PCI_BRIDGE_CTL_SERR |
+                 PCI_BRIDGE_CTL_ISA | PCI_BRIDGE_CTL_VGA |
+                 PCI_BRIDGE_CTL_VGA_16BIT | PCI_BRIDGE_CTL_MASTER_ABORT |
+                 PCI_BRIDGE_CTL_BUS_RESET | PCI_BRIDGE_CTL_FAST_BACK |
+                 PCI_BRIDGE_CTL_DISCARD | PCI_BRIDGE_CTL_SEC_DISCARD |
+                 PCI_BRIDGE_CTL_DISCARD_SERR);
+    pci_set_word(dev->w1cmask + PCI_BRIDGE_CONTROL,
+                 PCI_BRIDGE_CTL_DISCARD_STATUS);
 }
 
 /* The header every function starts with, and its write masks */
@@ -379,7 +516,9 @@ static void pci_config_init(PCIDevice *dev)
     pci_set_word(dev->config + PCI_DEVICE_ID, pc->device_id);
     dev->config[PCI_REVISION_ID] = pc->revision;
     pci_set_word(dev->config + PCI_CLASS_DEVICE, pc->class_id);
-    if (pc->subsystem_vendor_id) {
+    if (pc->is_bridge) {
+        /* a type 1 header has no subsystem IDs */
+    } else if (pc->subsystem_vendor_id) {
         pci_set_word(dev->config + PCI_SUBSYSTEM_VENDOR_ID,
                      pc->subsystem_vendor_id);
         pci_set_word(dev->config + PCI_SUBSYSTEM_ID, pc->subsystem_id);
@@ -399,6 +538,9 @@ static void pci_config_init(PCIDevice *dev)
     pci_set_word(dev->w1cmask + PCI_STATUS, PCI_STATUS_W1C);
     memset(dev->wmask + PCI_CONFIG_HEADER_SIZE, 0xff,
            n - PCI_CONFIG_HEADER_SIZE);
+    if (pc->is_bridge) {
+        pci_config_init_bridge(dev);
+    }
 }
 
 /* Placement (addr=, multifunction=) with QEMU 7.2's refusals */
@@ -463,6 +605,7 @@ static bool pci_qdev_realize(DeviceState *qdev, Error **errp)
                            OBJECT(bus), TYPE_PCIE_BUS)
                            ? PCIE_CONFIG_SPACE_SIZE : PCI_CONFIG_SPACE_SIZE;
     pci_config_init(dev);
+    dev->has_power = true;
     for (i = 0; i < PCI_NUM_REGIONS; i++) {
         dev->io_regions[i].addr = PCI_BAR_UNMAPPED;
     }
@@ -471,6 +614,11 @@ static bool pci_qdev_realize(DeviceState *qdev, Error **errp)
         bus->devices[dev->devfn] = NULL;
         pci_unlock();
         return false;
+    }
+    if (bus->parent_dev &&
+        PCI_DEVICE_GET_CLASS(bus->parent_dev)->child_plugged) {
+        PCI_DEVICE_GET_CLASS(bus->parent_dev)->child_plugged(bus->parent_dev,
+                                                             dev);
     }
     pci_unlock();
     return true;
@@ -502,9 +650,8 @@ static void pci_qdev_unrealize(DeviceState *qdev)
 }
 
 /* A machine reset: the command register, BARs and INTx go back */
-static void pci_qdev_reset(DeviceState *qdev)
+void pci_device_reset_config(PCIDevice *dev)
 {
-    PCIDevice *dev = PCI_DEVICE(qdev);
     int i;
 
     pci_lock();
@@ -520,7 +667,7 @@ static void pci_qdev_reset(DeviceState *qdev)
     dev->config[PCI_INTERRUPT_LINE] = 0;
     for (i = 0; i < PCI_NUM_REGIONS; i++) {
         PCIIORegion *r = &dev->io_regions[i];
-        int off = pci_bar_offset(i);
+        int off = pci_bar_offset(dev, i);
 
         if (r->size) {
             pci_set_long(dev->config + off, r->type);
@@ -531,6 +678,24 @@ static void pci_qdev_reset(DeviceState *qdev)
     }
     pci_update_mappings(dev);
     pci_unlock();
+}
+
+void pci_set_power(PCIDevice *dev, bool state)
+{
+    pci_lock();
+    if (dev->has_power != state) {
+        dev->has_power = state;
+        pci_update_mappings(dev);
+        if (!state) {
+            device_cold_reset(DEVICE(dev));
+        }
+    }
+    pci_unlock();
+}
+
+static void pci_qdev_reset(DeviceState *qdev)
+{
+    pci_device_reset_config(PCI_DEVICE(qdev));
 }
 
 /* addr=: "slot[.fn]" in hex, or the devfn as a number ------------------------- */
@@ -664,6 +829,25 @@ PCIBus *pci_root_bus_new(DeviceState *parent, const char *name,
     return bus;
 }
 
+static int pci_swizzle_map_irq(PCIDevice *dev, int pin)
+{
+    return (PCI_SLOT(dev->devfn) + pin) % 4;
+}
+
+PCIBus *pci_bus_new_secondary(PCIDevice *bridge, const char *name,
+                              const char *bus_type, MemoryRegion *mem,
+                              MemoryRegion *io)
+{
+    PCIBus *bus = PCI_BUS(qbus_new(bus_type, DEVICE(bridge), name));
+
+    bus->parent_dev = bridge;
+    bus->address_space_mem = mem;
+    bus->address_space_io = io;
+    bus->map_irq = pci_swizzle_map_irq;
+    g_ptr_array_add(pci_all_buses(), bus);
+    return bus;
+}
+
 void pci_bus_irqs(PCIBus *bus, PCISetIRQFunc *set_irq, PCIMapIRQFunc *map_irq,
                   void *opaque, int nirq)
 {
@@ -723,29 +907,14 @@ static void pci_device_class_init(ObjectClass *oc, void *data)
     device_class_set_props(dc, pci_props);
 }
 
-/* info qtree: QEMU's class names for the classes this tree has */
-static const struct {
-    uint16_t class_id;
-    const char *desc;
-} pci_class_names[] = {
-    { 0x0101, "IDE controller" }, { 0x0106, "SATA controller" },
-    { 0x0600, "Host bridge" },    { 0x0601, "ISA bridge" },
-    { 0x0604, "PCI bridge" },     { 0x0680, "Bridge" },
-    { 0x0c05, "SMBus" },
-};
-
+/* info qtree's lines of a function (QEMU's class names: pci-info.c) */
 static void pci_dev_print(GString *out, DeviceState *qdev, int indent)
 {
     PCIDevice *d = PCI_DEVICE(qdev);
     uint16_t class_id = pci_get_word(d->config + PCI_CLASS_DEVICE);
-    const char *desc = NULL;
+    const char *desc = pci_class_desc(class_id);
     size_t i;
 
-    for (i = 0; i < G_N_ELEMENTS(pci_class_names); i++) {
-        if (pci_class_names[i].class_id == class_id) {
-            desc = pci_class_names[i].desc;
-        }
-    }
     g_string_append_printf(out, "%*sclass ", indent, "");
     if (desc) {
         g_string_append(out, desc);

@@ -200,6 +200,12 @@ void qdev_set_compat_props(const GPtrArray *compat);
 void qdev_set_global_props(GPtrArray *globals);
 GPtrArray *qdev_get_global_props(void);
 /*
+ * A default the board sets for every device of driver (QEMU's sugar
+ * properties): after the compat entries, before -global; static strings
+ */
+void qdev_add_board_global(const char *driver, const char *property,
+                           const char *value);
+/*
  * After the machine is built: "global D.P has invalid class name" for a
  * driver that is no device type, "global D.P=V not used" for a
  * non-hotpluggable device type nothing took it for (QEMU 7.2's warnings).

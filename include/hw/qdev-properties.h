@@ -55,6 +55,9 @@ extern const PropertyInfo qdev_prop_on_off_auto;
 extern const PropertyInfo qdev_prop_chr;
 extern const PropertyInfo qdev_prop_losttickpolicy;
 extern const PropertyInfo qdev_prop_audiodev;
+extern const PropertyInfo qdev_prop_size;
+extern const PropertyInfo qdev_prop_pcie_link_speed;
+extern const PropertyInfo qdev_prop_pcie_link_width;
 
 /* A compile-time check that the field has the property's C type */
 #define QDEV_FIELD_CHECK(state, field, type)                                \
@@ -106,6 +109,8 @@ extern const PropertyInfo qdev_prop_audiodev;
 /* A chardev by id; the field holds the Chardev (hw/qdev-properties.c) */
 #define DEFINE_PROP_CHR(_n, _s, _f)                                         \
     DEFINE_PROP(_n, _s, _f, qdev_prop_chr, Chardev *)
+#define DEFINE_PROP_SIZE(_n, _s, _f, _d)                                    \
+    DEFINE_PROP_UNSIGNED(_n, _s, _f, _d, qdev_prop_size, uint64_t)
 #define DEFINE_PROP_END_OF_LIST() { .name = NULL }
 
 /* QEMU's LostTickPolicy values */

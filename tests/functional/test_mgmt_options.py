@@ -111,8 +111,11 @@ def main():
                                      "secret"} <= types)
     # Not devices here yet, so not types either (docs/devices.md)
     check("qom-list-types/refused-until-implemented",
-          not {"pcie-root-port", "qemu-xhci", "piix3-usb-uhci"} & types,
-          types)
+          not {"qemu-xhci", "piix3-usb-uhci"} & types, types)
+    # libvirt's PCI controllers are (docs/devices.md, "Bridges")
+    check("qom-list-types/bridges",
+          {"pcie-root-port", "pci-bridge", "i82801b11-bridge",
+           "pcie-pci-bridge"} <= types, types)
     r = q.cmd("migrate-set-capabilities",
               {"capabilities": [{"capability": "events", "state": True}]})
     caps = q.cmd("query-migrate-capabilities")["return"]

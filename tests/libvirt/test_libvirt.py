@@ -378,6 +378,20 @@ def test_domxml_to_native(emb, tmp):
         "q35-pv": domain_xml("n4", "pc-q35-7.2",
                              "<pvspinlock state='on'/><apic eoi='off'/>"),
         "no-serial": domain_xml("n5", "pc-q35-8.0", serial=False),
+        # libvirt's PCI controllers (docs/devices.md, "Bridges")
+        "q35-pci-controllers": domain_xml(
+            "n6", "pc-q35-7.2", devices="""
+    <controller type='pci' model='pcie-root'/>
+    <controller type='pci' model='pcie-root-port'/>
+    <controller type='pci' model='pcie-root-port'/>
+    <controller type='pci' model='pcie-to-pci-bridge'/>
+    <controller type='pci' model='dmi-to-pci-bridge'/>
+    <controller type='pci' model='pci-bridge'/>"""),
+        "i440fx-pci-bridge": domain_xml(
+            "n7", "pc-i440fx-7.2", devices="""
+    <controller type='pci' model='pci-root'/>
+    <controller type='pci' model='pci-bridge'/>
+    <controller type='pci' model='pci-bridge'/>"""),
     }
     for name, xml in samples.items():
         path = os.path.join(tmp, f"{name}.xml")
@@ -393,13 +407,20 @@ def test_domxml_to_native(emb, tmp):
                   "kvm-pv-eoi=off" in argv and "kvm-pv-unhalt=on" in argv,
                   argv)
         if name in ("q35-usb", "i440fx-usb"):
-            # pcie-root-port, qemu-xhci and piix3-usb-uhci are refused
-            # until the PCI work brings them (docs/devices.md): they are
-            # no types, so libvirt leaves them out of the command line
+            # qemu-xhci and piix3-usb-uhci are refused until the USB work
+            # brings them (docs/devices.md): they are no types, so libvirt
+            # leaves them out of the command line
             check(f"domxml-to-native/{name}/no-refused-devices",
                   not any(f'"driver":"{d}"' in argv for d in
-                          ("qemu-xhci", "pcie-root-port", "piix3-usb-uhci")),
+                          ("qemu-xhci", "piix3-usb-uhci")),
                   argv)
+        wanted = {"q35-pci-controllers": ("pcie-root-port", "pcie-pci-bridge",
+                                          "i82801b11-bridge", "pci-bridge"),
+                  "i440fx-pci-bridge": ("pci-bridge",)}.get(name, ())
+        for d in wanted:
+            # the bridges are types here: libvirt writes them
+            check(f"domxml-to-native/{name}/{d}",
+                  f'"driver":"{d}"' in argv, argv)
         work = tempfile.mkdtemp(dir=tmp)
         ok, detail = run_native_argv(argv, work)
         if name == "i440fx-usb":

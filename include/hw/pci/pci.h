@@ -62,6 +62,56 @@
 #define PCI_INTERRUPT_LINE 0x3c
 #define PCI_INTERRUPT_PIN 0x3d
 #define PCI_CONFIG_HEADER_SIZE 0x40
+#define  PCI_HEADER_TYPE_BRIDGE 0x01
+
+/* The type 1 (PCI-to-PCI bridge) header */
+#define PCI_PRIMARY_BUS 0x18
+#define PCI_SECONDARY_BUS 0x19
+#define PCI_SUBORDINATE_BUS 0x1a
+#define PCI_SEC_LATENCY_TIMER 0x1b
+#define PCI_IO_BASE 0x1c
+#define PCI_IO_LIMIT 0x1d
+#define  PCI_IO_RANGE_TYPE_16 0x00
+#define  PCI_IO_RANGE_TYPE_32 0x01
+#define  PCI_IO_RANGE_MASK 0xf0
+#define PCI_SEC_STATUS 0x1e
+#define PCI_MEMORY_BASE 0x20
+#define PCI_MEMORY_LIMIT 0x22
+#define  PCI_MEMORY_RANGE_MASK 0xfff0
+#define PCI_PREF_MEMORY_BASE 0x24
+#define PCI_PREF_MEMORY_LIMIT 0x26
+#define  PCI_PREF_RANGE_TYPE_64 0x0001
+#define  PCI_PREF_RANGE_MASK 0xfff0
+#define PCI_PREF_BASE_UPPER32 0x28
+#define PCI_PREF_LIMIT_UPPER32 0x2c
+#define PCI_IO_BASE_UPPER16 0x30
+#define PCI_IO_LIMIT_UPPER16 0x32
+#define PCI_ROM_ADDRESS1 0x38
+#define PCI_BRIDGE_CONTROL 0x3e
+#define  PCI_BRIDGE_CTL_PARITY 0x01
+#define  PCI_BRIDGE_CTL_SERR 0x02
+#define  PCI_BRIDGE_CTL_ISA 0x04
+#define  PCI_BRIDGE_CTL_VGA 0x08
+#define  PCI_BRIDGE_CTL_VGA_16BIT 0x10
+#define  PCI_BRIDGE_CTL_MASTER_ABORT 0x20
+#define  PCI_BRIDGE_CTL_BUS_RESET 0x40
+#define  PCI_BRIDGE_CTL_FAST_BACK 0x80
+#define  PCI_BRIDGE_CTL_DISCARD 0x100
+#define  PCI_BRIDGE_CTL_SEC_DISCARD 0x200
+#define  PCI_BRIDGE_CTL_DISCARD_STATUS 0x400
+#define  PCI_BRIDGE_CTL_DISCARD_SERR 0x800
+
+/* Capability IDs */
+#define PCI_CAP_ID_PM 0x01
+#define PCI_CAP_ID_MSI 0x05
+#define PCI_CAP_ID_SLOTID 0x04
+#define PCI_CAP_ID_SHPC 0x0c
+#define PCI_CAP_ID_SSVID 0x0d
+#define PCI_CAP_ID_EXP 0x10
+#define PCI_CAP_ID_MSIX 0x11
+/* Extended capability IDs (PCIe, at 0x100 and up) */
+#define PCI_EXT_CAP_ID_ERR 0x01
+#define PCI_EXT_CAP_ID_ACS 0x0d
 
 #define PCI_DEVFN(slot, fn) ((((slot) & 0x1f) << 3) | ((fn) & 0x07))
 #define PCI_SLOT(devfn) (((devfn) >> 3) & 0x1f)
@@ -87,12 +137,24 @@ struct PCIDevice {
     bool multifunction;
     PCIIORegion io_regions[PCI_NUM_REGIONS];
     int irq_level;              /* INTx as the device drives it */
+    /* Off: a PCIe slot's power controller cut it (reads all-ones) */
+    bool has_power;
     char *romfile;
     uint32_t romsize;
     uint32_t rombar;
     bool x_pcie_lnksta_dllla, x_pcie_extcap_init;
     char *failover_pair_id;
     uint32_t acpi_index;
+
+    /* Capabilities the core's helpers keep (0: none) */
+    uint8_t exp_cap, msi_cap, msix_cap;
+    uint16_t aer_cap;
+    /* MSI-X (include/hw/pci/msi.h): the vector table and pending bits */
+    uint16_t msix_entries;
+    bool msix_function_masked;  /* disabled or all masked */
+    bool hpev_notified;         /* a PCIe slot's hot-plug event signalled */
+    uint8_t *msix_table, *msix_pba;
+    MemoryRegion msix_exclusive_bar, msix_table_mmio, msix_pba_mmio;
 };
 
 typedef struct PCIDeviceClass {
@@ -109,6 +171,9 @@ typedef struct PCIDeviceClass {
     uint8_t revision;
     uint16_t class_id;
     bool is_express;            /* 4 KiB of configuration space */
+    bool is_bridge;             /* a type 1 header (include/hw/pci/pci_bridge.h) */
+    /* A bridge's: a device was realized on its secondary bus */
+    void (*child_plugged)(PCIDevice *bridge, PCIDevice *child);
 } PCIDeviceClass;
 
 typedef void PCISetIRQFunc(void *opaque, int pirq, int level);
@@ -138,9 +203,21 @@ struct PCIBus {
 PCIBus *pci_root_bus_new(DeviceState *parent, const char *name,
                          MemoryRegion *mem, MemoryRegion *io,
                          const char *bus_type);
+/* A bridge's secondary bus (name NULL: QEMU's default bus name) */
+PCIBus *pci_bus_new_secondary(PCIDevice *bridge, const char *name,
+                              const char *bus_type, MemoryRegion *mem,
+                              MemoryRegion *io);
 void pci_bus_irqs(PCIBus *bus, PCISetIRQFunc *set_irq, PCIMapIRQFunc *map_irq,
                   void *opaque, int nirq);
+/*
+ * The function at bus_num:devfn as a host bridge whose root bus is bus
+ * reaches it: through the bridges whose secondary..subordinate range
+ * holds bus_num (QEMU 7.2: not through a bridge holding its bus in reset)
+ */
 PCIDevice *pci_find_device(PCIBus *bus, int bus_num, int devfn);
+PCIBus *pci_find_bus_nr(PCIBus *bus, int bus_num);
+/* The bus number: 0 for a root bus, else its bridge's secondary bus */
+int pci_bus_num(PCIBus *bus);
 /* Every PCI bus of the machine, root buses first */
 GPtrArray *pci_all_buses(void);
 static inline bool pci_bus_is_root(PCIBus *bus)
@@ -165,6 +242,9 @@ void pci_unlock(void);
 PCIDevice *pci_new(int devfn, bool multifunction, const char *name);
 bool pci_realize_and_unref(PCIDevice *dev, PCIBus *bus, Error **errp);
 
+/* What a machine reset does to every function (a device's reset calls it) */
+void pci_device_reset_config(PCIDevice *dev);
+
 /* The default handlers, for a device's own to call */
 uint32_t pci_default_read_config(PCIDevice *dev, uint32_t addr, int len);
 void pci_default_write_config(PCIDevice *dev, uint32_t addr, uint32_t val,
@@ -177,8 +257,19 @@ uint64_t pci_get_bar_addr(PCIDevice *dev, int region);
 /* Adds a capability at offset (0: the first free place); its offset */
 int pci_add_capability(PCIDevice *dev, uint8_t cap_id, uint8_t offset,
                        uint8_t size, Error **errp);
+/*
+ * Adds a PCIe extended capability (read-only, as pci_add_capability's) at
+ * offset, linked after the last one; the first one goes at 0x100
+ */
+void pcie_add_capability(PCIDevice *dev, uint16_t cap_id, uint8_t ver,
+                         uint16_t offset, uint16_t size);
 uint8_t pci_find_capability(PCIDevice *dev, uint8_t cap_id);
 void pci_set_irq(PCIDevice *dev, int level);
+/*
+ * Power as a slot's power controller gives it: without, configuration
+ * reads all-ones, writes vanish, BARs are unmapped; losing it resets
+ */
+void pci_set_power(PCIDevice *dev, bool state);
 int pci_intx(PCIDevice *dev);   /* 0..3 for INTA..INTD, -1: none */
 
 /* QEMU 7.2's name of a class code (query-pci's "desc"), or NULL */
@@ -202,6 +293,11 @@ static inline uint16_t pci_get_word(const uint8_t *p)
 static inline uint32_t pci_get_long(const uint8_t *p)
 {
     return pci_get_word(p) | (uint32_t)pci_get_word(p + 2) << 16;
+}
+static inline void pci_set_quad(uint8_t *p, uint64_t v)
+{
+    pci_set_long(p, v);
+    pci_set_long(p + 4, v >> 32);
 }
 
 #endif
