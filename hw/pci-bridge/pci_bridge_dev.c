@@ -120,16 +120,11 @@ static void pci_bridge_dev_exit(PCIDevice *d)
     pci_bridge_exitfn(d);
 }
 
-/* QEMU's bit property: a bool whose help says "on/off" */
-static const PropertyInfo pci_bridge_prop_bit = {
-    "bool", "on/off", PROP_KIND_BOOL,
-};
-
 static Property pci_bridge_dev_props[] = {
     DEFINE_PROP_UINT8("chassis_nr", PCIBridgeDev, chassis_nr, 0),
     DEFINE_PROP_ON_OFF_AUTO("msi", PCIBridgeDev, msi, ON_OFF_AUTO_AUTO),
     DEFINE_PROP_UNSIGNED("shpc", PCIBridgeDev, shpc_on, true,
-                         pci_bridge_prop_bit, bool),
+                         qdev_prop_bit, bool),
     DEFINE_PROP_UNSIGNED("bus-reserve", PCIBridgeDev, res.bus, UINT32_MAX,
                          qdev_prop_uint32, uint32_t),
     DEFINE_PROP_SIZE("io-reserve", PCIBridgeDev, res.io, UINT64_MAX),

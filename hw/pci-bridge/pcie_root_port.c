@@ -209,12 +209,9 @@ static Property pcie_slot_props[] = {
     DEFINE_PROP_END_OF_LIST(),
 };
 
-/* QEMU's bit property: a bool whose help says "on/off" */
-static const PropertyInfo rp_prop_bit = { "bool", "on/off", PROP_KIND_BOOL };
-
 static Property rp_base_props[] = {
     DEFINE_PROP_UNSIGNED("power_controller_present", PCIESlot,
-                         power_controller_present, true, rp_prop_bit, bool),
+                         power_controller_present, true, qdev_prop_bit, bool),
     DEFINE_PROP_BOOL("disable-acs", PCIESlot, disable_acs, false),
     DEFINE_PROP_END_OF_LIST(),
 };
