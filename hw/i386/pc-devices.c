@@ -142,6 +142,14 @@ bool pc_devices_create(MachineState *ms, Error **errp)
     if (!pc_isa_device(isa, TYPE_PORT92, &dev, errp)) {
         return false;
     }
+    /* QEMU 7.2's order: the IDE function after the ISA devices */
+    if (!q35) {
+        PCIDevice *ide = pci_new(PCI_DEVFN(1, 1), false, TYPE_PIIX3_IDE);
+
+        if (!pci_realize_and_unref(ide, pci, errp)) {
+            return false;
+        }
+    }
     if (!q35 && acpi_enabled(ms)) {
         PCIDevice *pm = pci_new(PCI_DEVFN(1, 3), false, TYPE_PIIX4_PM);
 
