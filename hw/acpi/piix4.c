@@ -14,13 +14,19 @@
  * have a backend, SMBBA (0x90) = smb_io_base | 1, SMBHSTCFG (0xd2) =
  * 0x09; 0x5b = 0x02 without SMM.
  *
- * Not yet: the SMBus controller (pm-smbus at smb_io_base, with its SPD
- * EEPROMs), the GPE block, PCI/CPU/memory hotplug (so the hotplug
+ * The SMBus host controller (include/hw/i2c/pm_smbus.h, "pm-smbus", 64
+ * bytes) sits at SMBBA & 0xffc0 while SMBHSTCFG bit 0 is set — from
+ * realize on, at smb_io_base, as in 7.2 —, with its "i2c" bus (the board
+ * puts the SPD EEPROMs there); it has no interrupt, and AUX_CTL starts
+ * with the block buffer on.  A reset leaves it as it was (7.2's too).
+ *
+ * Not yet: the GPE block, PCI/CPU/memory hotplug (so the hotplug
  * properties are accepted and change nothing: no hotplug exists here),
  * APM and the smi-irq line (declared, never raised).
  */
 #include "hw/acpi/pm-block.h"
 #include "hw/char/serial.h"
+#include "hw/i2c/pm_smbus.h"
 #include "hw/pci/pci.h"
 #include "hw/qdev-properties.h"
 #include "hw/southbridge/piix.h"
@@ -31,6 +37,7 @@
 typedef struct PIIX4PMState {
     PCIDevice parent_obj;
     AcpiPMBlock block;
+    PMSMBus smb;
     qemu_irq sci, smi_irq;
     /* properties */
     uint32_t smb_io_base;
@@ -54,13 +61,36 @@ static void piix4_pm_update_io(PIIX4PMState *s)
     memory_region_transaction_commit();
 }
 
+/* SMBBA and SMBHSTCFG place the SMBus controller (PCI lock held) */
+static void piix4_pm_update_smbus(PIIX4PMState *s)
+{
+    PCIDevice *d = &s->parent_obj;
+
+    memory_region_transaction_begin();
+    memory_region_set_enabled(&s->smb.io, d->config[PIIX4_PM_SMBHSTCFG] & 1);
+    memory_region_set_address(&s->smb.io,
+                              pci_get_long(d->config + PIIX4_PM_SMBBA) &
+                                  0xffc0);
+    memory_region_transaction_commit();
+}
+
+static bool piix4_pm_range_hit(uint32_t addr, int len, uint32_t reg,
+                               int reg_len)
+{
+    return addr < reg + reg_len && addr + len > reg;
+}
+
 static void piix4_pm_write_config(PCIDevice *d, uint32_t addr, uint32_t val,
                                   int len)
 {
     pci_default_write_config(d, addr, val, len);
-    if ((addr < PIIX4_PM_PMBASE + 4 && addr + len > PIIX4_PM_PMBASE) ||
-        (addr <= PIIX4_PM_PMREGMISC && addr + len > PIIX4_PM_PMREGMISC)) {
+    if (piix4_pm_range_hit(addr, len, PIIX4_PM_PMBASE, 4) ||
+        piix4_pm_range_hit(addr, len, PIIX4_PM_PMREGMISC, 1)) {
         piix4_pm_update_io((PIIX4PMState *)d);
+    }
+    if (piix4_pm_range_hit(addr, len, PIIX4_PM_SMBBA, 4) ||
+        piix4_pm_range_hit(addr, len, PIIX4_PM_SMBHSTCFG, 1)) {
+        piix4_pm_update_smbus((PIIX4PMState *)d);
     }
 }
 
@@ -106,6 +136,10 @@ static bool piix4_pm_realize(PCIDevice *d, Error **errp)
               (serial_hd_present(1) ? 0x90 : 0);
     pci_set_word(c + PIIX4_PM_SMBBA, (s->smb_io_base & 0xffff) | 1);
     c[PIIX4_PM_SMBHSTCFG] = 0x09;           /* enabled, IRQ 9 */
+    pm_smbus_init(DEVICE(d), &s->smb, true);
+    memory_region_set_enabled(&s->smb.io, c[PIIX4_PM_SMBHSTCFG] & 1);
+    memory_region_add_subregion(get_system_io(), s->smb_io_base & 0xffff,
+                                &s->smb.io);
 
     return acpi_pm_block_realize(&s->block, OBJECT(d), "piix4-pm", 0x40,
                                  &s->sci, &s->states, errp);
@@ -115,6 +149,7 @@ static void piix4_pm_exit(PCIDevice *d)
 {
     PIIX4PMState *s = (PIIX4PMState *)d;
 
+    memory_region_del_subregion(get_system_io(), &s->smb.io);
     acpi_pm_block_unrealize(&s->block);
 }
 

@@ -114,6 +114,7 @@ typedef enum LostTickPolicy {
 /* Board helpers: set a property or abort (a board's own mistake) */
 void qdev_prop_set_uint32(DeviceState *dev, const char *name, uint32_t v);
 void qdev_prop_set_uint16(DeviceState *dev, const char *name, uint16_t v);
+void qdev_prop_set_uint8(DeviceState *dev, const char *name, uint8_t v);
 void qdev_prop_set_int32(DeviceState *dev, const char *name, int32_t v);
 void qdev_prop_set_bit(DeviceState *dev, const char *name, bool v);
 void qdev_prop_set_string(DeviceState *dev, const char *name, const char *v);
