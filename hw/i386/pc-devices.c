@@ -145,6 +145,14 @@ bool pc_devices_create(MachineState *ms, Error **errp)
     }
     /* QEMU 7.2's order: the storage and SMBus functions after the ISA
      * devices; on q35 the machine properties sata and smbus drop them */
+    if (q35 && ms->sata) {
+        PCIDevice *ahci = pci_new(PCI_DEVFN(ICH9_SATA1_DEV, ICH9_SATA1_FUNC),
+                                  true, TYPE_ICH9_AHCI);
+
+        if (!pci_realize_and_unref(ahci, pci, errp)) {
+            return false;
+        }
+    }
     if (q35 && ms->smbus) {
         PCIDevice *smb = pci_new(PCI_DEVFN(ICH9_SMB_DEV, ICH9_SMB_FUNC), true,
                                  TYPE_ICH9_SMB_DEVICE);

@@ -315,6 +315,7 @@ void pci_default_write_config(PCIDevice *dev, uint32_t addr, uint32_t val,
     if (pci_range_touches(addr, len, PCI_COMMAND, PCI_COMMAND + 2)) {
         pci_bus_change_irq(dev, pci_irq_visible(dev) - before);
     }
+    msi_write_config(dev, addr, val, len);
 }
 
 PCIDevice *pci_find_device(PCIBus *bus, int bus_num, int devfn)

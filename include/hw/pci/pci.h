@@ -93,6 +93,7 @@ struct PCIDevice {
     bool x_pcie_lnksta_dllla, x_pcie_extcap_init;
     char *failover_pair_id;
     uint32_t acpi_index;
+    uint8_t msi_cap;            /* the MSI capability's offset, or 0 */
 };
 
 typedef struct PCIDeviceClass {
@@ -180,6 +181,24 @@ int pci_add_capability(PCIDevice *dev, uint8_t cap_id, uint8_t offset,
 uint8_t pci_find_capability(PCIDevice *dev, uint8_t cap_id);
 void pci_set_irq(PCIDevice *dev, int level);
 int pci_intx(PCIDevice *dev);   /* 0..3 for INTA..INTD, -1: none */
+
+/* MSI (hw/pci/msi.c) ----------------------------------------------------- */
+
+#define PCI_CAP_ID_MSI 0x05
+#define PCI_CAP_ID_SATA 0x12
+
+/*
+ * The MSI capability at offset with nr_vectors (a power of two up to
+ * 32), as QEMU 7.2's msi_init lays it out and opens it (enable, multiple
+ * message enable, address, data, per-vector mask bits); 0 or -1
+ */
+int msi_init(PCIDevice *dev, uint8_t offset, unsigned nr_vectors,
+             bool msi64bit, bool per_vector_mask, Error **errp);
+bool msi_enabled(const PCIDevice *dev);
+/* Sends vector's message (a write of its data to its address) */
+void msi_notify(PCIDevice *dev, unsigned vector);
+/* pci_default_write_config's part: MME is clamped to what is offered */
+void msi_write_config(PCIDevice *dev, uint32_t addr, uint32_t val, int len);
 
 /* QEMU 7.2's name of a class code (query-pci's "desc"), or NULL */
 const char *pci_class_desc(uint16_t class);
