@@ -5,6 +5,8 @@
  */
 #include <string.h>
 
+#include <glib.h>
+
 #include "hw/ide/ide-bus.h"
 
 /* Register numbers of the command block */
@@ -42,15 +44,23 @@ static void ide_unit_signature(IDEUnit *u)
     u->hcyl = u->present ? 0 : 0xff;
 }
 
+/* Ends a PIO transfer (7.2's ide_transfer_halt) */
+static void ide_transfer_halt(IDEUnit *u)
+{
+    u->data_pos = u->data_end = 0;
+    u->status &= ~IDE_STAT_DRQ;
+}
+
+/* The registers (7.2's ide_reset: SMART's state stays) */
 static void ide_unit_reset(IDEUnit *u)
 {
-    bool present = u->present;
-
-    memset(u, 0, sizeof(*u));
-    u->present = present;
+    u->feature = u->error = u->nsector = u->sector = u->lcyl = u->hcyl = 0;
+    u->hob_feature = u->hob_sector = u->hob_nsector = 0;
+    u->hob_lcyl = u->hob_hcyl = 0;
     u->select = IDE_DEV_ALWAYS_ON;
     u->status = IDE_STAT_READY | IDE_STAT_SEEK;
     ide_unit_signature(u);
+    ide_transfer_halt(u);
 }
 
 void ide_channel_reset(IDEChannel *ch)
@@ -66,6 +76,7 @@ void ide_channel_init(IDEChannel *ch, void (*set_irq)(void *, int),
                       void *srst_opaque)
 {
     memset(ch, 0, sizeof(*ch));
+    ch->units[0].present = ch->units[1].present = false;
     ch->set_irq = set_irq;
     ch->opaque = opaque;
     ch->schedule_srst = schedule_srst;
@@ -119,12 +130,26 @@ uint8_t ide_channel_read_alt_status(IDEChannel *ch)
 }
 
 /*
- * PIO data: only while DRQ is set, which needs a drive that transfers;
- * without one 7.2 reads 0 and drops writes
+ * PIO data: only while DRQ is set (and only transfers to the host exist
+ * here: writes are dropped, as 7.2 drops them during one); the last
+ * bytes end the transfer
  */
 uint32_t ide_channel_read_data(IDEChannel *ch, unsigned size)
 {
-    return 0;
+    IDEUnit *u = ide_cur(ch);
+    uint32_t v = 0;
+
+    if (!(u->status & IDE_STAT_DRQ) || u->data_pos + size > u->data_end) {
+        return 0;
+    }
+    for (unsigned i = 0; i < size; i++) {
+        v |= (uint32_t)u->io_buffer[u->data_pos + i] << (8 * i);
+    }
+    u->data_pos += size;
+    if (u->data_pos >= u->data_end) {
+        ide_transfer_halt(u);
+    }
+    return v;
 }
 
 void ide_channel_write_data(IDEChannel *ch, uint32_t val, unsigned size)
@@ -143,12 +168,153 @@ void ide_channel_write_data(IDEChannel *ch, uint32_t val, unsigned size)
         }                                               \
     } while (0)
 
+/* SMART attributes: id, flags (2), value, worst, raw (6), threshold */
+static const uint8_t smart_attributes[][12] = {
+    { 0x01, 0x03, 0x00, 0x64, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x06 },
+    { 0x03, 0x03, 0x00, 0x64, 0x64, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 },
+    { 0x04, 0x02, 0x00, 0x64, 0x64, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00, 0x14 },
+    { 0x05, 0x03, 0x00, 0x64, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x24 },
+    { 0x09, 0x03, 0x00, 0x64, 0x64, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 },
+    { 0x0c, 0x03, 0x00, 0x64, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 },
+    { 0xbe, 0x03, 0x00, 0x45, 0x45, 0x1f, 0x00, 0x1f, 0x1f, 0x00, 0x00, 0x32 },
+};
+
+enum {
+    SMART_READ_DATA = 0xd0,
+    SMART_READ_THRESH = 0xd1,
+    SMART_ATTR_AUTOSAVE = 0xd2,
+    SMART_EXECUTE_OFFLINE = 0xd4,
+    SMART_READ_LOG = 0xd5,
+    SMART_ENABLE = 0xd8,
+    SMART_DISABLE = 0xd9,
+    SMART_STATUS = 0xda,
+};
+
+static void ide_abort(IDEUnit *u)
+{
+    ide_transfer_halt(u);
+    u->status = IDE_STAT_READY | IDE_STAT_ERR;
+    u->error = IDE_ERR_ABRT;
+}
+
+/* The sector's last byte makes the bytes sum to 0 */
+static void smart_checksum(uint8_t *buf)
+{
+    uint8_t sum = 0;
+
+    for (int i = 0; i < IDE_SECTOR_SIZE - 1; i++) {
+        sum += buf[i];
+    }
+    buf[IDE_SECTOR_SIZE - 1] = -sum;
+}
+
+/* A SMART sector for the host: DRQ until it has been read */
+static void smart_transfer(IDEUnit *u)
+{
+    smart_checksum(u->io_buffer);
+    u->status = IDE_STAT_READY | IDE_STAT_SEEK | IDE_STAT_DRQ;
+    u->data_pos = 0;
+    u->data_end = IDE_SECTOR_SIZE;
+}
+
+/* SMART (0xb0) as 7.2 runs it: the "key" in the cylinder registers */
+static void ide_smart(IDEUnit *u)
+{
+    uint8_t *b = u->io_buffer;
+    unsigned n;
+
+    if (u->hcyl != 0xc2 || u->lcyl != 0x4f ||
+        (!u->smart_enabled && u->feature != SMART_ENABLE)) {
+        ide_abort(u);
+        return;
+    }
+    switch (u->feature) {
+    case SMART_DISABLE:
+    case SMART_ENABLE:
+        u->smart_enabled = u->feature == SMART_ENABLE;
+        break;
+    case SMART_ATTR_AUTOSAVE:
+        if (u->sector != 0x00 && u->sector != 0xf1) {
+            ide_abort(u);
+            return;
+        }
+        u->smart_autosave = u->sector == 0xf1;
+        break;
+    case SMART_STATUS:          /* no errors logged: the "good" key */
+        u->hcyl = 0xc2;
+        u->lcyl = 0x4f;
+        break;
+    case SMART_READ_THRESH:
+        memset(b, 0, IDE_SECTOR_SIZE);
+        b[0] = 0x01;
+        for (n = 0; n < G_N_ELEMENTS(smart_attributes); n++) {
+            b[2 + n * 12] = smart_attributes[n][0];
+            b[3 + n * 12] = smart_attributes[n][11];
+        }
+        smart_transfer(u);
+        return;
+    case SMART_READ_DATA:
+        memset(b, 0, IDE_SECTOR_SIZE);
+        b[0] = 0x01;
+        for (n = 0; n < G_N_ELEMENTS(smart_attributes); n++) {
+            memcpy(b + 2 + n * 12, smart_attributes[n], 11);
+        }
+        b[362] = 0x02 | (u->smart_autosave ? 0x80 : 0);
+        b[363] = u->smart_selftest_count
+                     ? u->smart_selftest_data[3 + (u->smart_selftest_count -
+                                                   1) * 24]
+                     : 0;
+        b[364] = 0x20;
+        b[365] = 0x01;
+        b[367] = 0x19;          /* offline collection: execute, self-test */
+        b[368] = 0x03;
+        b[370] = 0x01;          /* error logging */
+        b[372] = 0x02;          /* minutes: short, extended, conveyance */
+        b[373] = 0x36;
+        b[374] = 0x01;
+        smart_transfer(u);
+        return;
+    case SMART_READ_LOG:
+        memset(b, 0, IDE_SECTOR_SIZE);
+        b[0] = 0x01;
+        if (u->sector == 0x06) {            /* self-test log */
+            if (u->smart_selftest_count) {
+                b[508] = u->smart_selftest_count;
+                memcpy(b + 2, u->smart_selftest_data + 2, 504);
+            }
+        } else if (u->sector != 0x01) {     /* 0x01: the error log, empty */
+            ide_abort(u);
+            return;
+        }
+        smart_transfer(u);
+        return;
+    case SMART_EXECUTE_OFFLINE:
+        if (u->sector > 2) {
+            ide_abort(u);
+            return;
+        }
+        if (++u->smart_selftest_count > 21) {
+            u->smart_selftest_count = 1;
+        }
+        n = 2 + (u->smart_selftest_count - 1) * 24;
+        u->smart_selftest_data[n] = u->sector;
+        u->smart_selftest_data[n + 1] = 0x00;     /* done, passed */
+        u->smart_selftest_data[n + 2] = 0x34;     /* the hour count */
+        u->smart_selftest_data[n + 3] = 0x12;
+        break;
+    default:
+        ide_abort(u);
+        return;
+    }
+    u->status = IDE_STAT_READY | IDE_STAT_SEEK;
+}
+
 /*
  * A command.  An empty slave ignores it; a busy unit too.  The empty
  * master ends every command at once with an interrupt: 7.2 aborts those
  * that need a medium and completes the rest (diagnostics, power modes,
- * NOP-like ones) without one; either way the guest sees the interrupt
- * (the registers read 0)
+ * NOP-like ones) without one, and runs SMART; the guest sees the
+ * interrupt, and SMART's data (the registers read 0)
  */
 static void ide_exec_cmd(IDEChannel *ch, uint8_t cmd)
 {
@@ -161,8 +327,12 @@ static void ide_exec_cmd(IDEChannel *ch, uint8_t cmd)
         return;
     }
     if (!u->present) {
-        u->status = IDE_STAT_READY | IDE_STAT_ERR;
-        u->error = IDE_ERR_ABRT;
+        u->error = 0;
+        if (cmd == 0xb0) {
+            ide_smart(u);
+        } else {
+            ide_abort(u);
+        }
         ide_raise_irq(ch);
     }
 }

@@ -8,7 +8,8 @@ beside it, -nodefaults -S, no drives; every answer must be the same:
   * piix3-ide (pc-i440fx-7.2): the taskfile, status, alternate status and
     data registers of both channels at every width and offset, writes to
     them, commands to the empty master and slave (the IRQ 14/15 lines
-    they raise), nIEN, SRST; the BMDMA registers once BAR4 is mapped;
+    they raise), nIEN, SRST, SMART on the empty master (its data through
+    the data register); the BMDMA registers once BAR4 is mapped;
   * ich9-ahci (pc-q35-7.2): every HBA and port register before and after
     writes and GHC.HR, the port engines (ST, FRE) with bus mastering off
     and on and with bad buffer addresses, SCTL's port reset, the
@@ -202,6 +203,34 @@ def ide_channel(base, ctl):
     return s
 
 
+def smart(base, feature, sector=0):
+    """A SMART command (its key in the cylinder registers)"""
+    return [f"outb {base + 1:#x} {feature:#x}", f"outb {base + 3:#x} {sector:#x}",
+            f"outb {base + 4:#x} 0x4f", f"outb {base + 5:#x} 0xc2",
+            f"outb {base + 7:#x} 0xb0"]
+
+
+def ide_smart(base, ctl):
+    """SMART runs on the empty master in 7.2, its data readable"""
+    words = [f"inw {base:#x}"] * 256
+    s = smart(base, 0xd0) + words[:4]           # not enabled: aborted
+    s += smart(base, 0xd8) + smart(base, 0xd0) + words
+    s += smart(base, 0xd1) + [f"inl {base:#x}"] * 128 + [f"inw {base:#x}"]
+    # a command during DRQ is ignored, as are register writes
+    s += smart(base, 0xd0) + [f"outb {base + 7:#x} 0xec"] + words[:3] + \
+        [f"inb {base:#x}"] * 250 + [f"inl {base:#x}"] * 2 + words[:2]
+    s += smart(base, 0xd4, 1) + smart(base, 0xd4, 2) + smart(base, 0xd4, 7)
+    s += smart(base, 0xd5, 6) + words + smart(base, 0xd5, 1) + words
+    s += smart(base, 0xd5, 3) + words[:2]
+    s += smart(base, 0xd2, 0) + smart(base, 0xd0) + words
+    s += smart(base, 0xd2, 5) + smart(base, 0xda) + smart(base, 0xdb)
+    # SRST ends a transfer
+    s += smart(base, 0xd0) + words[:5] + [f"outb {ctl:#x} 0x04",
+                                          f"outb {ctl:#x} 0x00"] + words[:3]
+    s += smart(base, 0xd9) + smart(base, 0xd0) + words[:3]
+    return s
+
+
 def bmdma_steps():
     s = [f"in{w} {BM + o:#x}" for o in range(17) for w in "bwl"]
     for ch in (0, 8):
@@ -228,6 +257,10 @@ def ide_scenarios():
     compare("piix3-ide/secondary", m,
             IDE_MAP + ide_channel(0x170, 0x376) + ide_reads())
     compare("piix3-ide/bmdma", m, IDE_MAP + bmdma_steps())
+    compare("piix3-ide/smart-primary", m, IDE_MAP + ide_smart(0x1f0, 0x3f6))
+    compare("piix3-ide/smart-secondary", m,
+            IDE_MAP + ide_smart(0x170, 0x376) + ["outb 0x176 0xb0"] +
+            ide_smart(0x170, 0x376)[:40])
     compare("piix3-ide/mtree", m, ["mtree"] + IDE_MAP + ["mtree"])
     # a machine reset clears BMDMA, the BAR and the taskfile state (no
     # IRQ interception: 7.2's PIT, which this tree lacks, raises IRQ 0)

@@ -4,7 +4,8 @@
  * block register R (0-7), "cV" writes device control, "rR=V" reads R,
  * "aV" reads alternate status, "i=L" expects the interrupt at level L
  * (every raise and lower is recorded: "i=" with several levels checks
- * them in order and forgets them), "s" runs the pending software reset.
+ * them in order and forgets them), "s" runs the pending software reset,
+ * "d=V" reads a data word.
  * tests/functional/test_storage_fns_vs_qemu72.py checks the same against
  * 7.2 itself.
  */
@@ -32,6 +33,12 @@ static const IDECase cases[] = {
     { "srst-interrupts-later", "c04 i= c00 i= s i=11" },
     { "srst-masked", "c06 s i=" },
     { "srst-once-per-edge", "c04 c04 s i=11 s i=" },
+    /* SMART (key 0x4f/0xc2): aborted until enabled, then data via DRQ */
+    { "smart-needs-enable", "w1=d0 w4=4f w5=c2 w7=b0 i=01 d=0000" },
+    { "smart-read-data", "w1=d8 w4=4f w5=c2 w7=b0 w1=d0 w7=b0 i=0101 "
+                         "d=0001 d=0301 d=6400 d=0064 w7=ec i=0" },
+    { "smart-thresholds", "w1=d8 w4=4f w5=c2 w7=b0 w1=d1 w7=b0 "
+                          "d=0001 d=0601 d=0000" },
 };
 
 static IDEChannel ch;
@@ -73,6 +80,10 @@ static void test_case(gconstpointer data)
         case 'a':
             g_assert_cmphex(ide_channel_read_alt_status(&ch), ==,
                             strtoul(s + 1, NULL, 16));
+            break;
+        case 'd':
+            g_assert_cmphex(ide_channel_read_data(&ch, 2), ==,
+                            strtoul(s + 2, NULL, 16));
             break;
         case 's':
             if (srst_pending) {

@@ -5,10 +5,12 @@
  * taskfile, device control) without file descriptors, so a unit test can
  * drive it.  No drive can be attached yet (the block layer's attachment
  * is issue 13's), so both units are always empty and a channel answers
- * as QEMU 7.2's does with no drive: every taskfile, status and data read
- * gives 0, a command to the master completes at once with an interrupt
- * (7.2 aborts or ends each one without a medium) and one to the empty
- * slave is ignored; a software reset (SRST in device control) runs a
+ * as QEMU 7.2's does with no drive: every taskfile and status read gives
+ * 0, a command to the master completes at once with an interrupt (7.2
+ * aborts or ends each one without a medium; its SMART commands run all
+ * the same, and SMART READ DATA/THRESHOLDS/LOG hand 512 bytes to the
+ * data register, during which further commands are ignored) and one to
+ * the empty slave is ignored; a software reset (SRST in device control) runs a
  * moment later, as 7.2's bottom half, and ends with an interrupt; nIEN
  * masks interrupts.  Writes land in both units' registers as in 7.2.
  *
@@ -41,11 +43,20 @@
 #define IDE_DEV_ALWAYS_ON 0xa0
 #define IDE_DEV_SELECT 0x10
 
+#define IDE_SECTOR_SIZE 512
+
 typedef struct IDEUnit {
     uint8_t feature, nsector, sector, lcyl, hcyl;
     uint8_t hob_feature, hob_nsector, hob_sector, hob_lcyl, hob_hcyl;
     uint8_t select, status, error;
     bool present;               /* a drive: never, until drives attach */
+    /* SMART, which 7.2 runs on the empty master too */
+    bool smart_enabled, smart_autosave;
+    uint8_t smart_selftest_count;
+    uint8_t smart_selftest_data[IDE_SECTOR_SIZE];
+    /* a PIO transfer to the host (DRQ): io_buffer[data_pos..data_end) */
+    uint8_t io_buffer[IDE_SECTOR_SIZE];
+    uint16_t data_pos, data_end;
 } IDEUnit;
 
 typedef struct IDEChannel {
