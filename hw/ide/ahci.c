@@ -27,10 +27,10 @@
  * SUD|POD, SERR/SACT/CI 0, TFD 0x7f, SIG all-ones; CLB and FB keep
  * their values, as in 7.2.
  *
- * No drive attaches yet, so no port ever has a device: no FIS is
- * received, no interrupt raised.  Not modelled: command processing once
- * CI is written with ST set (7.2 reads the command header from the
- * mapped list; here the CI bits stay set).
+ * No drive attaches yet, so no port ever has a device; as in 7.2 the
+ * first start of FIS receive still "receives" the empty unit's D2H
+ * register FIS (TFD, SIG, IS.DHRS, the FIS in the receive area, an
+ * interrupt if enabled), and commands issued (CI) stay issued.
  */
 #include "hw/ide/ide-bus.h"
 #include "hw/pci/pci.h"
@@ -81,6 +81,7 @@ typedef struct AHCIPort {
     uint32_t clb, clbu, fb, fbu, is, ie, cmd, tfd, sig;
     uint32_t sctl, serr, sact, ci;
     AHCIMapping lst, fis;
+    bool init_d2h_sent;         /* the first D2H register FIS went out */
     IDEBus *bus;
 } AHCIPort;
 
@@ -197,6 +198,42 @@ static void ahci_check_irq(AHCIPCIState *s)
     }
 }
 
+#define PORT_IRQ_DHRS 0x00000001u
+#define PORT_IRQ_TFES 0x40000000u
+#define RES_FIS_RFIS 0x40
+
+/*
+ * The D2H register FIS the device sends once the FIS receive engine
+ * runs.  7.2 sends it on a port without a drive too, with the empty
+ * unit's registers: TFD and SIG take them (0x50, 0xffff0101), IS.DHRS
+ * is set and the FIS lands in the receive area (when that is guest
+ * RAM; 7.2's bounce buffer keeps it)
+ */
+static void ahci_init_d2h(AHCIPCIState *s, AHCIPort *p)
+{
+    IDEUnit *u = &p->bus->ch.units[0];
+    uint8_t fis[20] = { 0x34, 0x40, u->status, u->error, u->sector, u->lcyl,
+                        u->hcyl, u->select, u->hob_sector, u->hob_lcyl,
+                        u->hob_hcyl, 0, u->nsector, 0 };
+
+    if (p->init_d2h_sent || p->fis == MAP_NONE ||
+        !(p->cmd & PORT_CMD_FIS_RX)) {
+        return;
+    }
+    if (p->fis == MAP_RAM) {
+        address_space_write(&address_space_memory,
+                            ((uint64_t)p->fbu << 32 | p->fb) + RES_FIS_RFIS,
+                            MEMTXATTRS_UNSPECIFIED, fis, sizeof(fis));
+    }
+    p->tfd = (uint32_t)u->error << 8 | u->status;
+    p->is |= (u->status & IDE_STAT_ERR) ? PORT_IRQ_TFES : 0;
+    p->is |= PORT_IRQ_DHRS;
+    ahci_check_irq(s);
+    p->init_d2h_sent = true;
+    p->sig = (uint32_t)u->hcyl << 24 | u->lcyl << 16 | u->sector << 8 |
+             u->nsector;
+}
+
 /* Reset ------------------------------------------------------------------ */
 
 /* Lock held (the channel's is the HBA's) */
@@ -207,6 +244,7 @@ static void ahci_reset_port(AHCIPort *p)
     p->serr = p->sact = p->ci = 0;
     p->tfd = 0x7f;              /* no drive */
     p->sig = 0xffffffff;
+    p->init_d2h_sent = false;
 }
 
 /* The HBA's registers (GHC.HR and a machine reset); lock held */
@@ -277,6 +315,9 @@ static void ahci_port_write(AHCIPCIState *s, AHCIPort *p, unsigned reg,
         p->cmd = (p->cmd & PORT_CMD_RO_MASK) |
                  (val & ~(PORT_CMD_RO_MASK | PORT_CMD_ICC_MASK));
         ahci_cond_start_engines(s, p);
+        if (p->cmd & PORT_CMD_FIS_ON) {
+            ahci_init_d2h(s, p);
+        }
         break;
     case PORT_SCTL:
         if ((p->sctl & SCTL_DET) == 1 && (val & SCTL_DET) == 0) {
@@ -291,6 +332,7 @@ static void ahci_port_write(AHCIPCIState *s, AHCIPort *p, unsigned reg,
         p->sact |= val;
         break;
     case PORT_CI:
+        /* 7.2 runs none of them without a drive: they stay issued */
         p->ci |= val;
         break;
     default:                    /* read-only or reserved */

@@ -343,6 +343,19 @@ def ahci_engines():
         s += [f"readl {port(n, 0x18):#x}" for n in range(6)]
         s += [f"writel {port(n, 0x18):#x} 0x11" for n in range(6)]
         s += [f"readl {port(n, 0x18):#x}" for n in range(6)]
+        # the D2H FIS 7.2 "receives" from an empty port; the interrupt
+        # it raises once enabled (the PCI status bit, INTx)
+        s += [f"readq {0x200040 + n * 0x1000 + o:#x}" for n in range(6)
+              for o in (0, 8, 16)]
+        s += [f"writel {port(0, 0x14):#x} 0x1", f"writel {ABAR + 4:#x} 0x2",
+              f"readl {ABAR + 8:#x}"] + \
+            [f"outl 0xcf8 {0x8000fa04:#x}", "inl 0xcfc"] + \
+            [f"writel {port(0, 0x10):#x} 0x1", f"readl {ABAR + 8:#x}",
+             "inl 0xcfc", f"writel {ABAR + 4:#x} 0x0"]
+        # commands issued to a running engine without a drive stay issued
+        s += [f"writel {port(n, 0x38):#x} 0x5" for n in range(6)]
+        s += [f"readl {port(n, r):#x}" for n in range(6)
+              for r in (0x10, 0x20, 0x24, 0x38)] + [f"readl {ABAR + 8:#x}"]
         s += [f"writel {port(n, 0x18):#x} 0x0" for n in range(6)]
         s += [f"readl {port(n, 0x18):#x}" for n in range(6)]
     return s
