@@ -55,8 +55,9 @@ EXIT_CASES = [
      ""),
     (["-device", "pvpanic,ioport=x,help"], 0, "pvpanic options:", ""),
     # No bridge users can add yet: QEMU's listing then starts with a blank
-    # line before the first category it prints
-    (["-device", "help", "-smp", "2,sockets=3"], 0, "\nInput devices:",
+    # line before the first category it prints (storage: ich9-ahci,
+    # piix3-ide)
+    (["-device", "help", "-smp", "2,sockets=3"], 0, "\nStorage devices:",
      ""),
     (["-device", "nosuch,help"], 0, "",
      "-device nosuch,help: Device 'nosuch' not found"),
