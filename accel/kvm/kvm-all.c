@@ -599,6 +599,17 @@ static void kvm_set_irq(int gsi, int level)
     }
 }
 
+bool kvm_send_msi(uint64_t addr, uint32_t data)
+{
+    struct kvm_msi msi = { .address_lo = (uint32_t)addr,
+                           .address_hi = addr >> 32, .data = data };
+
+    if (!kvm_state || kvm_state->ms->kernel_irqchip == KERNEL_IRQCHIP_OFF) {
+        return false;
+    }
+    return ioctl(kvm_state->vm_fd, KVM_SIGNAL_MSI, &msi) >= 0;
+}
+
 /* Running ------------------------------------------------------------------ */
 
 static pthread_mutex_t vcpu_lock = PTHREAD_MUTEX_INITIALIZER;

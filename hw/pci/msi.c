@@ -5,9 +5,12 @@
  * masking 0x100; address, upper address if 64-bit, data, then mask and
  * pending bits with masking).  While MSI is enabled a write that asks
  * for more vectors than offered is cut back to the number offered, and
- * INTx is deasserted, as in 7.2.
+ * INTx is deasserted, as in 7.2.  A message to the APIC's window
+ * (0xfee00000, 1 MiB) goes to KVM's in-kernel irqchip, as 7.2's
+ * kvm-apic-msi region sends it.
  */
 #include "hw/pci/pci.h"
+#include "sysemu/kvm.h"
 
 #define MSI_FLAGS 2
 #define  MSI_FLAGS_ENABLE 0x0001
@@ -86,6 +89,11 @@ void msi_notify(PCIDevice *dev, unsigned vector)
     }
     /* the low bits of data name the vector among those enabled */
     data = (data & ~(nr - 1)) | vector;
+    /* the APIC's MSI window becomes KVM's MSI; elsewhere a plain write */
+    if (kvm_enabled() && addr >= 0xfee00000 && addr < 0xfef00000) {
+        kvm_send_msi(addr, data);
+        return;
+    }
     stl_le_phys(&address_space_memory, addr, data);
 }
 

@@ -18,6 +18,12 @@ bool kvm_available(void);
 bool kvm_enabled(void);
 /* The VM's KVM offers System Management Mode (KVM_CAP_X86_SMM) */
 bool kvm_has_smm(void);
+/*
+ * A message signalled interrupt to the in-kernel irqchip (KVM_SIGNAL_MSI):
+ * what a write of data to addr in the APIC's MSI window does.  False if
+ * KVM refused it (no irqchip, a bad message)
+ */
+bool kvm_send_msi(uint64_t addr, uint32_t data);
 
 /*
  * Opens /dev/kvm, reads the host's capabilities into ms->host, creates the
