@@ -20,6 +20,7 @@ beside it, -nodefaults -S, no drives; every answer must be the same:
     EEPROMs at 0x50-0x57, errors elsewhere), EEPROM writes read back,
     block transfers both ways, I2C block read, KILL, the deferred start
     without INTREN, HOSTC on ICH9;
+  * HMP info pci once their BARs are mapped;
   * the regions of info mtree and info mtree -f once the BARs are mapped
     ("ide", "piix-bmdma-container", "piix-bmdma", "bmdma", "ahci",
     "ahci-idp", "pm-smbus"), and what is left with smbus=off,sata=off;
@@ -130,6 +131,8 @@ def run(binary, args, steps):
             if step == "mtree":
                 out += region_lines(s.hmp("info mtree"))
                 out += region_lines(s.hmp("info mtree -f"))
+            elif step.startswith("hmp "):
+                out.append(s.hmp(step[4:]).replace("\r", ""))
             elif step.startswith("qom-tree "):
                 out.append(str(sorted(
                     p["name"] for p in s.machine.cmd(
@@ -262,6 +265,7 @@ def ide_scenarios():
             IDE_MAP + ide_smart(0x170, 0x376) + ["outb 0x176 0xb0"] +
             ide_smart(0x170, 0x376)[:40])
     compare("piix3-ide/mtree", m, ["mtree"] + IDE_MAP + ["mtree"])
+    compare("piix3-ide/info-pci", m, IDE_MAP + ["hmp info pci"])
     # a machine reset clears BMDMA, the BAR and the taskfile state (no
     # IRQ interception: 7.2's PIT, which this tree lacks, raises IRQ 0)
     compare("piix3-ide/reset", m,
@@ -385,6 +389,9 @@ def ahci_scenarios():
     compare("ich9-ahci/engines", m, AHCI_MAP + ahci_engines())
     compare("ich9-ahci/index-data", m, AHCI_MAP + ahci_idp())
     compare("ich9-ahci/mtree", m, ["mtree"] + AHCI_MAP + ["mtree"])
+    compare("ich9-ahci/info-pci", m,
+            AHCI_MAP + cfg(AHCI_DEVFN, 0x3c, "b", 0x0b) + ["hmp info pci"] +
+            cfg(AHCI_DEVFN, 0x82, "w", 0x1) + ["hmp info pci"])
     # MSI: enabling it, asking for more vectors than offered
     compare("ich9-ahci/msi", m,
             cfg(AHCI_DEVFN, 0x82, "w", 0x71) +
@@ -469,6 +476,7 @@ def smbus_scenarios():
     q35 = ["-machine", "pc-q35-7.2"]
     compare("pm-smbus/i440fx/addresses", i440fx, smb_all_addresses(0xb100))
     compare("pm-smbus/i440fx/transfers", i440fx, smb_transfers(0xb100))
+    compare("ICH9-SMB/info-pci", q35, SMB_Q35_MAP + ["hmp info pci"])
     compare("ICH9-SMB/addresses", q35,
             SMB_Q35_MAP + smb_all_addresses(SMB_Q35))
     compare("ICH9-SMB/transfers", q35, SMB_Q35_MAP + smb_transfers(SMB_Q35))
