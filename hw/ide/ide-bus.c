@@ -21,6 +21,8 @@ static gboolean ide_bus_srst_cb(gpointer opaque)
         ide_channel_run_srst(&bus->ch);
     }
     g_mutex_unlock(bus->lock);
+    /* the controller (which holds the lock) and its bus may go now */
+    object_unref(OBJECT(BUS(bus)->parent));
     object_unref(OBJECT(bus));
     return G_SOURCE_REMOVE;
 }
@@ -33,6 +35,7 @@ static void ide_bus_schedule_srst(void *opaque)
     if (!bus->srst_pending) {
         bus->srst_pending = true;
         object_ref(OBJECT(bus));
+        object_ref(OBJECT(BUS(bus)->parent));
         g_idle_add_full(G_PRIORITY_HIGH, ide_bus_srst_cb, bus, NULL);
     }
 }
