@@ -20,13 +20,19 @@
  * puts the SPD EEPROMs there); it has no interrupt, and AUX_CTL starts
  * with the block buffer on.  A reset leaves it as it was (7.2's too).
  *
+ * APM (0xb2/0xb3, hw/isa/apm.c): ACPI_ENABLE (0xf1) and ACPI_DISABLE
+ * (0xf0) written to APMC set and clear SCI_EN unless the block is
+ * ACPI-only (no SMM and no smm-compat: SCI_EN set from reset, as in
+ * QEMU 7.2); any other value raises smi-irq while 0x5b bit 1 is set
+ * (the board connects smi-irq to nothing yet: no SMM here).
+ *
  * Not yet: the GPE block, PCI/CPU/memory hotplug (so the hotplug
- * properties are accepted and change nothing: no hotplug exists here),
- * APM and the smi-irq line (declared, never raised).
+ * properties are accepted and change nothing: no hotplug exists here).
  */
 #include "hw/acpi/pm-block.h"
 #include "hw/char/serial.h"
 #include "hw/i2c/pm_smbus.h"
+#include "hw/isa/apm.h"
 #include "hw/pci/pci.h"
 #include "hw/qdev-properties.h"
 #include "hw/southbridge/piix.h"
@@ -38,6 +44,7 @@ typedef struct PIIX4PMState {
     PCIDevice parent_obj;
     AcpiPMBlock block;
     PMSMBus smb;
+    APMState apm;
     qemu_irq sci, smi_irq;
     /* properties */
     uint32_t smb_io_base;
@@ -47,6 +54,28 @@ typedef struct PIIX4PMState {
 } PIIX4PMState;
 
 /* Register read/write ---------------------------------------------------- */
+
+#define PIIX4_ACPI_ENABLE 0xf1
+#define PIIX4_ACPI_DISABLE 0xf0
+
+/* A write of APMC (0xb2) */
+static void piix4_pm_apm_ctrl_changed(uint32_t value, void *opaque)
+{
+    PIIX4PMState *s = opaque;
+    bool smi;
+
+    if (value == PIIX4_ACPI_ENABLE || value == PIIX4_ACPI_DISABLE) {
+        acpi_pm_state_cnt_update(&s->block.pm, value == PIIX4_ACPI_ENABLE,
+                                 value == PIIX4_ACPI_DISABLE);
+        return;
+    }
+    pci_lock();
+    smi = s->parent_obj.config[0x5b] & 0x02;
+    pci_unlock();
+    if (smi) {
+        qemu_irq_raise(s->smi_irq);
+    }
+}
 
 /* PMBASE and PMREGMISC place the block; called with the PCI lock held */
 static void piix4_pm_update_io(PIIX4PMState *s)
@@ -136,13 +165,22 @@ static bool piix4_pm_realize(PCIDevice *d, Error **errp)
               (serial_hd_present(1) ? 0x90 : 0);
     pci_set_word(c + PIIX4_PM_SMBBA, (s->smb_io_base & 0xffff) | 1);
     c[PIIX4_PM_SMBHSTCFG] = 0x09;           /* enabled, IRQ 9 */
+
+    /* 7.2's order: APM, the SMBus controller, the PM block */
+    apm_init(&s->apm, OBJECT(d), get_system_io(), piix4_pm_apm_ctrl_changed,
+             s);
     pm_smbus_init(DEVICE(d), &s->smb, true);
     memory_region_set_enabled(&s->smb.io, c[PIIX4_PM_SMBHSTCFG] & 1);
     memory_region_add_subregion(get_system_io(), s->smb_io_base & 0xffff,
                                 &s->smb.io);
-
-    return acpi_pm_block_realize(&s->block, OBJECT(d), "piix4-pm", 0x40,
-                                 &s->sci, &s->states, errp);
+    if (!acpi_pm_block_realize(&s->block, OBJECT(d), "piix4-pm", 0x40,
+                               &s->sci, &s->states, errp)) {
+        memory_region_del_subregion(get_system_io(), &s->smb.io);
+        apm_destroy(&s->apm, get_system_io());
+        return false;
+    }
+    s->block.pm.acpi_only = !s->smm_compat && !s->smm_enabled;
+    return true;
 }
 
 static void piix4_pm_exit(PCIDevice *d)
@@ -151,6 +189,7 @@ static void piix4_pm_exit(PCIDevice *d)
 
     memory_region_del_subregion(get_system_io(), &s->smb.io);
     acpi_pm_block_unrealize(&s->block);
+    apm_destroy(&s->apm, get_system_io());
 }
 
 /* Property table --------------------------------------------------------- */

@@ -178,10 +178,11 @@ void acpi_pm_state_reset(AcpiPMState *s)
     s->pm1_sts = 0;
     s->pm1_en = 0;
     /*
-     * The FADT has no SMI_CMD: the machine has no legacy (SMM) mode and is
-     * in ACPI mode from power-on, which the OS reads from SCI_EN.
+     * Without SMM the FADT has no SMI_CMD: the machine is in ACPI mode
+     * from power-on, which the OS reads from SCI_EN.  With SMM the OS (or
+     * firmware) writes ACPI_ENABLE to SMI_CMD first.
      */
-    s->pm1_cnt = ACPI_PM1_CNT_SCI_EN;
+    s->pm1_cnt = s->acpi_only ? ACPI_PM1_CNT_SCI_EN : 0;
     s->tmr_base_ns = pm_now_ns(s);
     pm_update_sci_locked(s);
     g_mutex_unlock(&s->lock);
@@ -194,12 +195,27 @@ void acpi_pm_state_init(AcpiPMState *s)
 {
     g_mutex_init(&s->lock);
     s->sci_level = 0;
+    s->acpi_only = true;
     acpi_pm_state_reset(s);
 }
 
 void acpi_pm_state_destroy(AcpiPMState *s)
 {
     g_mutex_clear(&s->lock);
+}
+
+void acpi_pm_state_cnt_update(AcpiPMState *s, bool enable, bool disable)
+{
+    g_mutex_lock(&s->lock);
+    if (!s->acpi_only) {
+        if (enable) {
+            s->pm1_cnt |= ACPI_PM1_CNT_SCI_EN;
+        } else if (disable) {
+            s->pm1_cnt &= ~ACPI_PM1_CNT_SCI_EN;
+        }
+        pm_update_sci_locked(s);
+    }
+    g_mutex_unlock(&s->lock);
 }
 
 void acpi_pm_state_wakeup(AcpiPMState *s)

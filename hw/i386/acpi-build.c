@@ -12,8 +12,10 @@
 
 #include "hw/i386/acpi-build.h"
 #include "hw/acpi/pm.h"
+#include "hw/isa/apm.h"
 #include "hw/misc/pvpanic.h"
 #include "exec/memory.h"
+#include "sysemu/device.h"
 #include "sysemu/numa.h"
 
 /* QEMU's values; OEM ID and table ID are the x-oem-id/x-oem-table-id
@@ -149,6 +151,7 @@ typedef struct AcpiBuild {
     uint8_t *buf;               /* the block, guest address ACPI_BUILD_BASE */
     size_t used;
     bool q35;
+    bool smm;                   /* SMI_CMD and the ACPI mode commands */
     char oem_id[7];             /* space padded, as QEMU pads them */
     char oem_table_id[9];
 } AcpiBuild;
@@ -418,7 +421,16 @@ static GByteArray *build_fadt(AcpiBuild *b, uint64_t facs, uint64_t dsdt)
     put32(f + 40, dsdt);                /* DSDT */
     f[45] = 0;                          /* Preferred_PM_Profile: unknown */
     put16(f + 46, ACPI_PM_SCI_GSI);     /* SCI_INT */
-    /* SMI_CMD, ACPI_ENABLE, ACPI_DISABLE: 0, no legacy mode to leave */
+    /*
+     * SMI_CMD, ACPI_ENABLE, ACPI_DISABLE: with SMM the OS leaves legacy
+     * mode through the APM port (the southbridge's commands); without it
+     * there is none to leave (0), as in QEMU 7.2
+     */
+    if (b->smm) {
+        put32(f + 48, APM_CNT_IOPORT);
+        f[52] = b->q35 ? 0x02 : 0xf1;
+        f[53] = b->q35 ? 0x03 : 0xf0;
+    }
     put32(f + 56, ACPI_PM_BASE + ACPI_PM1_EVT_OFFSET);  /* PM1a_EVT_BLK */
     put32(f + 64, ACPI_PM_BASE + ACPI_PM1_CNT_OFFSET);  /* PM1a_CNT_BLK */
     put32(f + 76, ACPI_PM_BASE + ACPI_PM_TMR_OFFSET);   /* PM_TMR_BLK */
@@ -740,6 +752,7 @@ bool acpi_build_tables(MachineState *ms, uint64_t *rsdp_addr, Error **errp)
     }
 
     b.q35 = mc->family && !strcmp(mc->family, "pc-q35");
+    b.smm = pc_smm_enabled(ms);
     snprintf(b.oem_id, sizeof(b.oem_id), "%-6s",
              ms->oem_id ? ms->oem_id : "");
     snprintf(b.oem_table_id, sizeof(b.oem_table_id), "%-8s",

@@ -60,7 +60,7 @@ static bool pc_isa_device(ISABus *bus, const char *type, ISADevice **out,
  * -machine smm=: auto means where the accelerator offers it (QEMU 7.2's
  * x86_machine_is_smm_enabled: always under qtest, KVM_CAP_X86_SMM under KVM)
  */
-static bool pc_smm_enabled(MachineState *ms)
+bool pc_smm_enabled(MachineState *ms)
 {
     return ms->smm == ON_OFF_AUTO_ON ||
            (ms->smm == ON_OFF_AUTO_AUTO && (!kvm_enabled() || kvm_has_smm()));
@@ -95,6 +95,7 @@ bool pc_devices_create(MachineState *ms, Error **errp)
             return false;
         }
         isa = isa_bus_get_default();
+        ich9_lpc_set_smm_enabled(lpc, pc_smm_enabled(ms));
         board_pm_function = lpc;
     } else {
         PCIDevice *piix3 = pci_new(PCI_DEVFN(1, 0), true, TYPE_PIIX3_DEVICE);

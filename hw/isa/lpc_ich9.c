@@ -18,16 +18,26 @@
  * header 0 and writable; GEN_PMCON_1's SMI_LOCK (0xa0 bit 4) stays set
  * until reset once written.
  *
+ * Realize makes, as 7.2's does, the APM ports (0xb2/0xb3, hw/isa/apm.c:
+ * ACPI_ENABLE 0x02 and ACPI_DISABLE 0x03 written to APMC set and clear
+ * SCI_EN unless the PM block is ACPI-only, i.e. the machine has no SMM
+ * and smm-compat is off), the reset control register at 0xcf9 (hw/isa/
+ * reset-control.c; SYS_RST and FULL_RST stored) and the two i8257 DMA
+ * controllers on its ISA bus.
+ *
  * Not yet: PIRQ routing itself (stored, routes nothing: no PCI function
  * here raises INTx), the root complex register block (RCBA 0xf0 is
- * stored, maps nothing), the GPE0 block, SMI/APM (0xb2), TCO, CPU and
- * memory hotplug (their properties are accepted and change nothing), the
- * reset control register 0xcf9 (still q35-pcihost's).
+ * stored, maps nothing), the GPE0 block, SMI_EN (so an APM command other
+ * than ACPI enable/disable raises no SMI: there is no SMM here), TCO, CPU
+ * and memory hotplug (their properties are accepted and change nothing).
  */
 #include <stddef.h>
 
 #include "hw/acpi/pm-block.h"
+#include "hw/dma/i8257.h"
+#include "hw/isa/apm.h"
 #include "hw/isa/isa.h"
+#include "hw/isa/reset-control.h"
 #include "hw/pci/pci.h"
 #include "hw/qdev-properties.h"
 #include "hw/southbridge/ich9.h"
@@ -36,10 +46,16 @@
 /* State ------------------------------------------------------------------ */
 
 #define ICH9_LPC_SCI_GSI 9
+#define ICH9_APM_ACPI_ENABLE 0x02
+#define ICH9_APM_ACPI_DISABLE 0x03
+/* RST_CNT keeps SYS_RST (bit 1) and FULL_RST (bit 3) */
+#define ICH9_RST_CNT_KEEP 0x0a
 
 typedef struct ICH9LPCState {
     PCIDevice parent_obj;
     AcpiPMBlock block;
+    APMState apm;
+    ResetControl rst_cnt;
     qemu_irq gsi[ICH9_LPC_NUM_GSI];
     /* qdev properties */
     bool noreboot, smm_compat;
@@ -54,6 +70,16 @@ typedef struct ICH9LPCState {
 } ICH9LPCState;
 
 /* Register read/write ---------------------------------------------------- */
+
+/* A write of APMC (0xb2); SMI_EN, which would let others raise an SMI, is
+ * not modelled */
+static void ich9_lpc_apm_ctrl_changed(uint32_t value, void *opaque)
+{
+    ICH9LPCState *s = opaque;
+
+    acpi_pm_state_cnt_update(&s->block.pm, value == ICH9_APM_ACPI_ENABLE,
+                             value == ICH9_APM_ACPI_DISABLE);
+}
 
 /* PMBASE and ACPI_CNTL place the block; called with the PCI lock held */
 static void ich9_lpc_update_pm(ICH9LPCState *s)
@@ -106,6 +132,14 @@ static void ich9_lpc_reset(DeviceState *dev)
     ich9_lpc_update_pm(s);
     pci_unlock();
     acpi_pm_block_reset(&s->block);
+    reset_control_reset(&s->rst_cnt);
+}
+
+void ich9_lpc_set_smm_enabled(PCIDevice *lpc, bool on)
+{
+    ICH9LPCState *s = (ICH9LPCState *)lpc;
+
+    s->block.pm.acpi_only = !s->smm_compat && !on;
 }
 
 /* Realize ---------------------------------------------------------------- */
@@ -130,19 +164,32 @@ static void ich9_lpc_initfn(Object *obj)
 static bool ich9_lpc_realize(PCIDevice *d, Error **errp)
 {
     ICH9LPCState *s = (ICH9LPCState *)d;
+    ISABus *isa;
 
     /* PMBASE: bits 15:7 hold the base; 7.2 also keeps bits 2:0 written */
     pci_set_long(d->wmask + ICH9_LPC_PMBASE, 0xff87);
     /* at realize, as in 7.2, so -device ICH9-LPC,help does not list them */
     qdev_init_gpio_out_named(DEVICE(d), s->gsi, "gsi", ICH9_LPC_NUM_GSI);
     /* 7.2's ISA memory on q35 is the system's, not PCI memory (i440fx) */
-    if (!isa_bus_new(DEVICE(d), get_system_memory(), get_system_io(),
-                     errp)) {
+    isa = isa_bus_new(DEVICE(d), get_system_memory(), get_system_io(), errp);
+    if (!isa) {
         return false;
     }
-    return acpi_pm_block_realize(&s->block, OBJECT(d), "ich9-pm",
-                                 ICH9_PM_SIZE, &s->gsi[ICH9_LPC_SCI_GSI],
-                                 &s->states, errp);
+    apm_init(&s->apm, OBJECT(d), get_system_io(), ich9_lpc_apm_ctrl_changed,
+             s);
+    reset_control_init(&s->rst_cnt, OBJECT(d), "lpc-reset-control",
+                       ICH9_RST_CNT_KEEP, get_system_io());
+    if (!i8257_dma_init(isa, errp) ||
+        !acpi_pm_block_realize(&s->block, OBJECT(d), "ich9-pm",
+                               ICH9_PM_SIZE, &s->gsi[ICH9_LPC_SCI_GSI],
+                               &s->states, errp)) {
+        reset_control_destroy(&s->rst_cnt, get_system_io());
+        apm_destroy(&s->apm, get_system_io());
+        return false;
+    }
+    /* ACPI-only until the board says the machine has SMM */
+    s->block.pm.acpi_only = true;
+    return true;
 }
 
 static void ich9_lpc_exit(PCIDevice *d)
@@ -150,6 +197,8 @@ static void ich9_lpc_exit(PCIDevice *d)
     ICH9LPCState *s = (ICH9LPCState *)d;
 
     acpi_pm_block_unrealize(&s->block);
+    reset_control_destroy(&s->rst_cnt, get_system_io());
+    apm_destroy(&s->apm, get_system_io());
 }
 
 /* Property table --------------------------------------------------------- */

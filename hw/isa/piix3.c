@@ -7,11 +7,16 @@
  * SMI control 0xa0, SMI request enable 0xa8; every byte past the header
  * is writable, as there.
  *
+ * Realize makes, as 7.2's does, the reset control register at 0xcf9
+ * (hw/isa/reset-control.c; SYS_RST stored) and the two i8257 DMA
+ * controllers on its ISA bus.
+ *
  * Not yet: PIRQ routing itself (no PCI function here raises INTx, so
- * 0x60-0x63 are stored and route nothing), the reset control register at
- * 0xcf9 still belongs to i440FX-pcihost (hw/pci-host/pc-pci-host.c).
+ * 0x60-0x63 are stored and route nothing).
  */
+#include "hw/dma/i8257.h"
 #include "hw/isa/isa.h"
+#include "hw/isa/reset-control.h"
 #include "hw/pci/pci.h"
 #include "hw/southbridge/piix.h"
 #include "sysemu/device.h"
@@ -20,7 +25,10 @@
 
 typedef struct PIIX3State {
     PCIDevice parent_obj;
+    ResetControl rcr;
 } PIIX3State;
+
+#define PIIX3_RCR_KEEP 0x02     /* SYS_RST */
 
 /* Reset ------------------------------------------------------------------ */
 
@@ -46,17 +54,31 @@ static void piix3_reset(DeviceState *dev)
         d->config[piix3_reset_values[i].offset] = piix3_reset_values[i].value;
     }
     pci_unlock();
+    reset_control_reset(&((PIIX3State *)dev)->rcr);
 }
 
 /* Realize ---------------------------------------------------------------- */
 
 static bool piix3_realize(PCIDevice *d, Error **errp)
 {
+    PIIX3State *s = (PIIX3State *)d;
+    ISABus *isa;
+
     /* DEVSEL# medium timing, as the PIIX3 reports */
     pci_set_word(d->config + PCI_STATUS, 0x0200);
-    return isa_bus_new(DEVICE(d),
-                       PCI_BUS(DEVICE(d)->parent_bus)->address_space_mem,
-                       get_system_io(), errp) != NULL;
+    isa = isa_bus_new(DEVICE(d),
+                      PCI_BUS(DEVICE(d)->parent_bus)->address_space_mem,
+                      get_system_io(), errp);
+    if (!isa) {
+        return false;
+    }
+    reset_control_init(&s->rcr, OBJECT(d), "piix3-reset-control",
+                       PIIX3_RCR_KEEP, get_system_io());
+    if (!i8257_dma_init(isa, errp)) {
+        reset_control_destroy(&s->rcr, get_system_io());
+        return false;
+    }
+    return true;
 }
 
 /* Registration ------------------------------------------------------------ */

@@ -4,8 +4,8 @@
  *
  * CONFIG_ADDRESS (0xcf8) is a dword register: other widths there are not
  * configuration cycles, and 0xcf9 is the southbridge's reset control
- * register (bit 2 resets the system, as Linux's reboot=pci uses it), a
- * region of its own over CONFIG_ADDRESS as in QEMU.  The host bridge shows the IDs and reset values a QEMU guest
+ * register (hw/isa/reset-control.c), a region of the southbridge over
+ * CONFIG_ADDRESS as in QEMU.  The host bridge shows the IDs and reset values a QEMU guest
  * reads before firmware touches it (its function 00.0, `i440FX` or `mch`,
  * is a PCI device of hw/pci/pci.c); CONFIG_DATA reaches every function of
  * the root bus, and on q35 the MCH's PCIEXBAR opens MMCONFIG.
@@ -20,14 +20,11 @@
 #include "hw/qdev-properties.h"
 #include "hw/i386/pc.h"
 #include "hw/sysbus.h"
-#include "sysemu/runstate.h"
 
 #define PCI_CONFIG_ADDR 0xcf8
 #define PCI_CONFIG_DATA 0xcfc
 
 
-#define RCR_SYS_RST 0x02
-#define RCR_RST_CPU 0x04
 
 /* State ------------------------------------------------------------------ */
 
@@ -75,9 +72,8 @@ typedef struct PCPCIHostState {
     GMutex lock;
     PCHostBridgeKind kind;
     uint32_t config_addr;
-    uint8_t rcr;                /* reset control at 0xcf9 */
     PCIBus *bus;
-    MemoryRegion conf_idx, conf_data, rcr_io;
+    MemoryRegion conf_idx, conf_data;
 } PCPCIHostState;
 
 typedef struct PCHostFunctionState {
@@ -125,35 +121,6 @@ static void pc_pci_host_addr_write(void *opaque, hwaddr addr, uint64_t value,
     g_mutex_lock(&s->lock);
     s->config_addr = value;
     g_mutex_unlock(&s->lock);
-}
-
-/* The southbridge's reset control register at 0xcf9 */
-static uint64_t pc_pci_host_rcr_read(void *opaque, hwaddr addr,
-                                     unsigned size)
-{
-    PCPCIHostState *s = opaque;
-    uint8_t v;
-
-    g_mutex_lock(&s->lock);
-    v = s->rcr;
-    g_mutex_unlock(&s->lock);
-    return v;
-}
-
-static void pc_pci_host_rcr_write(void *opaque, hwaddr addr, uint64_t value,
-                                  unsigned size)
-{
-    PCPCIHostState *s = opaque;
-    bool reset = value & RCR_RST_CPU;
-
-    g_mutex_lock(&s->lock);
-    if (!reset) {
-        s->rcr = value & RCR_SYS_RST;
-    }
-    g_mutex_unlock(&s->lock);
-    if (reset) {
-        qemu_system_reset_request(SHUTDOWN_CAUSE_GUEST_RESET);
-    }
 }
 
 /*
@@ -214,12 +181,6 @@ static const MemoryRegionOps pc_pci_host_addr_ops = {
 static const MemoryRegionOps pc_pci_host_data_ops = {
     .read = pc_pci_host_data_read,
     .write = pc_pci_host_data_write,
-    .endianness = DEVICE_LITTLE_ENDIAN,
-};
-
-static const MemoryRegionOps pc_pci_host_rcr_ops = {
-    .read = pc_pci_host_rcr_read,
-    .write = pc_pci_host_rcr_write,
     .endianness = DEVICE_LITTLE_ENDIAN,
 };
 
@@ -572,7 +533,6 @@ static void pc_pci_host_reset(DeviceState *dev)
 
     g_mutex_lock(&s->lock);
     s->config_addr = 0;
-    s->rcr = 0;
     g_mutex_unlock(&s->lock);
 }
 
@@ -622,12 +582,6 @@ static bool pc_pci_host_realize(DeviceState *dev, Error **errp)
 
     sysbus_add_io(sbd, PCI_CONFIG_ADDR, &s->conf_idx);
     sysbus_add_io(sbd, PCI_CONFIG_DATA, &s->conf_data);
-    /* ICH9-LPC's and PIIX3's register in QEMU, over pci-conf-idx */
-    memory_region_init_io(&s->rcr_io, OBJECT(dev), &pc_pci_host_rcr_ops, s,
-                          q35 ? "lpc-reset-control" : "piix3-reset-control",
-                          1);
-    memory_region_add_subregion_overlap(get_system_io(), PCI_CONFIG_ADDR + 1,
-                                        &s->rcr_io, 1);
 
     s->bus = pci_root_bus_new(dev, q35 ? "pcie.0" : "pci.0", pc_pci_memory(),
                               get_system_io(),

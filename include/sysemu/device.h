@@ -45,6 +45,11 @@ bool qemu_devices_nographic(void);
  */
 bool pc_devices_create(MachineState *ms, Error **errp);
 /*
+ * Whether the machine has SMM: -machine smm=on, or auto where the
+ * accelerator offers it (QEMU 7.2's x86_machine_is_smm_enabled)
+ */
+bool pc_smm_enabled(MachineState *ms);
+/*
  * The direct-boot path's stand-in for firmware: programs the chipset as
  * SeaBIOS would before booting (the PM block at ACPI_PM_BASE, decoding)
  */

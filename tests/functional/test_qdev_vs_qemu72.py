@@ -40,8 +40,8 @@ ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
 
 SHARED_TYPES = ["isa-serial", "mc146818rtc", "i8042", "port92", "isa-pcspk",
                 "pvpanic", "isa-debug-exit", "PIIX3", "PIIX4_PM", "ICH9-LPC",
-                "fw_cfg_io", "pc-testdev", "piix3-ide", "ich9-ahci", "ICH9-SMB",
-                "smbus-eeprom"]
+                "fw_cfg_io", "pc-testdev", "i8257", "piix3-ide", "ich9-ahci",
+                "ICH9-SMB", "smbus-eeprom"]
 # Regions whose lines differ: the ACPI PM block (ICH9-LPC's, PIIX4_PM's)
 # is mapped once PMBASE is programmed, by 7.2's firmware and here by the
 # direct-boot path
@@ -57,15 +57,14 @@ KNOWN_PROPS = {
               "ps2-mouse-input-irq[0]"},
     "isa-pcspk": {"pit"},
     # PCI functions have no bus-master address space here yet, nor
-    # legacy-addr; the reset control register at 0xcf9 is the host's
-    "PIIX3": {"bus master container[0]", "bus master[0]", "legacy-addr",
-              "piix3-reset-control[0]"},
-    # and PIIX4_PM has no GPE, APM or hotplug blocks (nor their
+    # legacy-addr
+    "PIIX3": {"bus master container[0]", "bus master[0]", "legacy-addr"},
+    # and PIIX4_PM has no GPE or hotplug blocks (nor their
     # properties)
     "PIIX4_PM": {"bus master container[0]", "bus master[0]", "legacy-addr",
                  "acpi-cpu-hotplug[0]", "acpi-gpe0[0]", "acpi-pci-hotplug[0]",
                  "acpi-pcihp-io-base", "acpi-pcihp-io-len",
-                 "acpi_disable_cmd", "acpi_enable_cmd", "apm-io[0]",
+                 "acpi_disable_cmd", "acpi_enable_cmd",
                  "cpu-hotplug-legacy", "gpe0_blk", "gpe0_blk_len",
                  "pm_io_base", "sci_int"},
     # the storage and SMBus functions: no bus-master address space either
@@ -77,12 +76,11 @@ KNOWN_PROPS = {
     "fw_cfg_io": {"\\x2from@etc\\x2facpi\\x2frsdp[0]",
                   "\\x2from@etc\\x2facpi\\x2ftables[0]",
                   "\\x2from@etc\\x2ftable-loader[0]"},
-    # ICH9-LPC has no GPE, SMI, APM, TCO, hotplug or RCRB blocks; 0xcf9 is
-    # the host's
+    # ICH9-LPC has no GPE, SMI, TCO, hotplug or RCRB blocks
     "ICH9-LPC": {"bus master container[0]", "bus master[0]", "legacy-addr",
                  "acpi-cpu-hotplug[0]", "acpi-gpe0[0]", "acpi-pci-hotplug[0]",
                  "acpi-pcihp-io-base", "acpi-pcihp-io-len", "acpi-smi[0]",
-                 "apm-io[0]", "lpc-rcrb-mmio[0]", "lpc-reset-control[0]",
+                 "lpc-rcrb-mmio[0]",
                  "sm-tco[0]"},
 }
 # Chipset functions: on these machine families only

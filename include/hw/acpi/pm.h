@@ -84,6 +84,12 @@ typedef struct AcpiPMState {
     uint16_t pm1_cnt;           /* SLP_EN is never stored */
     int64_t tmr_base_ns;        /* clock value at reset: the timer's 0 */
     int sci_level;              /* last level given to set_sci */
+    /*
+     * No legacy (SMM) mode to leave: SCI_EN is set from reset on and the
+     * ACPI enable/disable commands change nothing (QEMU 7.2's acpi_only,
+     * true unless the machine has SMM or smm-compat is set)
+     */
+    bool acpi_only;
 
     /* Outputs; each is called with lock held */
     int64_t (*clock_ns)(void);                      /* monotonic ns */
@@ -101,6 +107,11 @@ typedef struct AcpiPMState {
 void acpi_pm_state_init(AcpiPMState *s);
 void acpi_pm_state_destroy(AcpiPMState *s);
 void acpi_pm_state_reset(AcpiPMState *s);
+/*
+ * The APM port's ACPI enable/disable commands (ACPI 3.0, 4.7.2.5): set or
+ * clear SCI_EN, unless acpi_only
+ */
+void acpi_pm_state_cnt_update(AcpiPMState *s, bool enable, bool disable);
 /* After an S3 wakeup: WAK_STS set, as QEMU's wakeup notifier does */
 void acpi_pm_state_wakeup(AcpiPMState *s);
 uint32_t acpi_pm_state_read(AcpiPMState *s, uint16_t offset, unsigned size);

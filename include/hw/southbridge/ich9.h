@@ -38,4 +38,11 @@
 #define ICH9_SATA1_DEV          0x1f
 #define ICH9_SATA1_FUNC         2
 
+/*
+ * The board tells the realized ICH9-LPC whether the machine has SMM (as
+ * 7.2's ich9_lpc_pm_init): without it (and without smm-compat) the PM
+ * block is ACPI-only, SCI_EN set from reset
+ */
+void ich9_lpc_set_smm_enabled(PCIDevice *lpc, bool on);
+
 #endif
