@@ -37,12 +37,37 @@ static const char *const refused_until_implemented[] = {
     "piix3-usb-uhci",   /* libvirt's i440fx USB controller */
 };
 
+/* QEMU 7.2's short names of device types (qdev_alias_table there) */
+static const struct {
+    const char *typename, *alias;
+} qdev_alias_table[] = {
+    { "ich9-ahci", "ahci" },
+};
+
+static const char *qdev_class_get_alias(ObjectClass *oc)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(qdev_alias_table); i++) {
+        if (!strcmp(object_class_get_name(oc), qdev_alias_table[i].typename)) {
+            return qdev_alias_table[i].alias;
+        }
+    }
+    return NULL;
+}
+
 /* The driver's class, with QEMU 7.2's refusals */
 static DeviceClass *qdev_get_device_class(const char *driver, Error **errp)
 {
     ObjectClass *oc = object_class_by_name(driver);
     DeviceClass *dc;
     size_t i;
+
+    for (i = 0; !oc && i < G_N_ELEMENTS(qdev_alias_table); i++) {
+        if (!strcmp(driver, qdev_alias_table[i].alias)) {
+            oc = object_class_by_name(qdev_alias_table[i].typename);
+        }
+    }
 
     for (i = 0; i < G_N_ELEMENTS(refused_until_implemented); i++) {
         if (!strcmp(driver, refused_until_implemented[i])) {
@@ -582,6 +607,10 @@ static void device_help_all(GString *out)
             if (dc->bus_type) {
                 g_string_append_printf(out, ", bus %s", dc->bus_type);
             }
+            if (qdev_class_get_alias(l->data)) {
+                g_string_append_printf(out, ", alias \"%s\"",
+                                       qdev_class_get_alias(l->data));
+            }
             if (dc->desc) {
                 g_string_append_printf(out, ", desc \"%s\"", dc->desc);
             }
@@ -703,6 +732,13 @@ static char *device_help_text(const char *optarg, Error **errp)
     bool ok = true;
 
     device_help_request(optarg, &driver);
+    for (size_t i = 0; driver && i < G_N_ELEMENTS(qdev_alias_table); i++) {
+        if (!object_class_by_name(driver) &&
+            !strcmp(driver, qdev_alias_table[i].alias)) {
+            g_free(driver);
+            driver = g_strdup(qdev_alias_table[i].typename);
+        }
+    }
     if (!driver) {
         device_help_all(out);
     } else {

@@ -147,7 +147,8 @@ void kvm_send_msi(uint64_t addr, uint32_t data)
         .data = data,
     };
 
-    if (kvm_irqchip_in_kernel() &&
+    /* the LAPICs are KVM's with kernel-irqchip=on and split */
+    if (irqchip.vm_fd >= 0 && irqchip.mode != KERNEL_IRQCHIP_OFF &&
         ioctl(irqchip.vm_fd, KVM_SIGNAL_MSI, &msi) < 0) {
         error_report("KVM_SIGNAL_MSI 0x%" PRIx64 "/0x%x failed: %s", addr,
                      data, strerror(errno));

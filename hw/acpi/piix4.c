@@ -14,18 +14,24 @@
  * have a backend, SMBBA (0x90) = smb_io_base | 1, SMBHSTCFG (0xd2) =
  * 0x09; 0x5b = 0x02 without SMM.
  *
+ * The SMBus host controller (include/hw/i2c/pm_smbus.h, "pm-smbus", 64
+ * bytes) sits at SMBBA & 0xffc0 while SMBHSTCFG bit 0 is set — from
+ * realize on, at smb_io_base, as in 7.2 —, with its "i2c" bus (the board
+ * puts the SPD EEPROMs there); it has no interrupt, and AUX_CTL starts
+ * with the block buffer on.  A reset leaves it as it was (7.2's too).
+ *
  * APM (0xb2/0xb3, hw/isa/apm.c): ACPI_ENABLE (0xf1) and ACPI_DISABLE
  * (0xf0) written to APMC set and clear SCI_EN unless the block is
  * ACPI-only (no SMM and no smm-compat: SCI_EN set from reset, as in
  * QEMU 7.2); any other value raises smi-irq while 0x5b bit 1 is set
  * (the board connects smi-irq to nothing yet: no SMM here).
  *
- * Not yet: the SMBus controller (pm-smbus at smb_io_base, with its SPD
- * EEPROMs), the GPE block, PCI/CPU/memory hotplug (so the hotplug
+ * Not yet: the GPE block, PCI/CPU/memory hotplug (so the hotplug
  * properties are accepted and change nothing: no hotplug exists here).
  */
 #include "hw/acpi/pm-block.h"
 #include "hw/char/serial.h"
+#include "hw/i2c/pm_smbus.h"
 #include "hw/isa/apm.h"
 #include "hw/pci/pci.h"
 #include "hw/qdev-properties.h"
@@ -37,6 +43,7 @@
 typedef struct PIIX4PMState {
     PCIDevice parent_obj;
     AcpiPMBlock block;
+    PMSMBus smb;
     APMState apm;
     qemu_irq sci, smi_irq;
     /* properties */
@@ -83,13 +90,36 @@ static void piix4_pm_update_io(PIIX4PMState *s)
     memory_region_transaction_commit();
 }
 
+/* SMBBA and SMBHSTCFG place the SMBus controller (PCI lock held) */
+static void piix4_pm_update_smbus(PIIX4PMState *s)
+{
+    PCIDevice *d = &s->parent_obj;
+
+    memory_region_transaction_begin();
+    memory_region_set_enabled(&s->smb.io, d->config[PIIX4_PM_SMBHSTCFG] & 1);
+    memory_region_set_address(&s->smb.io,
+                              pci_get_long(d->config + PIIX4_PM_SMBBA) &
+                                  0xffc0);
+    memory_region_transaction_commit();
+}
+
+static bool piix4_pm_range_hit(uint32_t addr, int len, uint32_t reg,
+                               int reg_len)
+{
+    return addr < reg + reg_len && addr + len > reg;
+}
+
 static void piix4_pm_write_config(PCIDevice *d, uint32_t addr, uint32_t val,
                                   int len)
 {
     pci_default_write_config(d, addr, val, len);
-    if ((addr < PIIX4_PM_PMBASE + 4 && addr + len > PIIX4_PM_PMBASE) ||
-        (addr <= PIIX4_PM_PMREGMISC && addr + len > PIIX4_PM_PMREGMISC)) {
+    if (piix4_pm_range_hit(addr, len, PIIX4_PM_PMBASE, 4) ||
+        piix4_pm_range_hit(addr, len, PIIX4_PM_PMREGMISC, 1)) {
         piix4_pm_update_io((PIIX4PMState *)d);
+    }
+    if (piix4_pm_range_hit(addr, len, PIIX4_PM_SMBBA, 4) ||
+        piix4_pm_range_hit(addr, len, PIIX4_PM_SMBHSTCFG, 1)) {
+        piix4_pm_update_smbus((PIIX4PMState *)d);
     }
 }
 
@@ -136,10 +166,16 @@ static bool piix4_pm_realize(PCIDevice *d, Error **errp)
     pci_set_word(c + PIIX4_PM_SMBBA, (s->smb_io_base & 0xffff) | 1);
     c[PIIX4_PM_SMBHSTCFG] = 0x09;           /* enabled, IRQ 9 */
 
+    /* 7.2's order: APM, the SMBus controller, the PM block */
     apm_init(&s->apm, OBJECT(d), get_system_io(), piix4_pm_apm_ctrl_changed,
              s);
+    pm_smbus_init(DEVICE(d), &s->smb, true);
+    memory_region_set_enabled(&s->smb.io, c[PIIX4_PM_SMBHSTCFG] & 1);
+    memory_region_add_subregion(get_system_io(), s->smb_io_base & 0xffff,
+                                &s->smb.io);
     if (!acpi_pm_block_realize(&s->block, OBJECT(d), "piix4-pm", 0x40,
                                &s->sci, &s->states, errp)) {
+        memory_region_del_subregion(get_system_io(), &s->smb.io);
         apm_destroy(&s->apm, get_system_io());
         return false;
     }
@@ -151,6 +187,7 @@ static void piix4_pm_exit(PCIDevice *d)
 {
     PIIX4PMState *s = (PIIX4PMState *)d;
 
+    memory_region_del_subregion(get_system_io(), &s->smb.io);
     acpi_pm_block_unrealize(&s->block);
     apm_destroy(&s->apm, get_system_io());
 }

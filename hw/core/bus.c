@@ -72,6 +72,20 @@ void qbus_set_hotplug_handler(BusState *bus, Object *handler,
 
 /* Lookup ------------------------------------------------------------------------ */
 
+BusState *qdev_get_child_bus(DeviceState *dev, const char *name)
+{
+    guint i;
+
+    for (i = 0; i < dev->child_bus->len; i++) {
+        BusState *bus = g_ptr_array_index(dev->child_bus, i);
+
+        if (!strcmp(bus->name, name)) {
+            return bus;
+        }
+    }
+    return NULL;
+}
+
 BusState *qbus_find_recursive(BusState *bus, const char *name,
                               const char *bus_typename)
 {

@@ -374,13 +374,13 @@ void qdev_prop_set_uint32(DeviceState *dev, const char *name, uint32_t v)
                                                          v));
 }
 
-void qdev_prop_set_uint16(DeviceState *dev, const char *name, uint16_t v)
+void qdev_prop_set_uint8(DeviceState *dev, const char *name, uint8_t v)
 {
     qdev_prop_set_or_abort(dev, name, json_node_init_int(json_node_alloc(),
                                                          v));
 }
 
-void qdev_prop_set_uint8(DeviceState *dev, const char *name, uint8_t v)
+void qdev_prop_set_uint16(DeviceState *dev, const char *name, uint16_t v)
 {
     qdev_prop_set_or_abort(dev, name, json_node_init_int(json_node_alloc(),
                                                          v));

@@ -20,6 +20,7 @@
 #include "hw/pci-host/pc-pci-host.h"
 #include "hw/qdev-properties.h"
 #include "hw/rtc/mc146818rtc.h"
+#include "hw/i2c/i2c.h"
 #include "hw/southbridge/ich9.h"
 #include "hw/southbridge/piix.h"
 #include "hw/nvram/fw_cfg.h"
@@ -217,6 +218,33 @@ bool pc_devices_create(MachineState *ms, Error **errp)
     if (!pc_isa_device(isa, TYPE_PORT92, &dev, errp)) {
         return false;
     }
+    /* QEMU 7.2's order: the storage and SMBus functions after the ISA
+     * devices; on q35 the machine properties sata and smbus drop them */
+    if (q35 && ms->sata) {
+        PCIDevice *ahci = pci_new(PCI_DEVFN(ICH9_SATA1_DEV, ICH9_SATA1_FUNC),
+                                  true, TYPE_ICH9_AHCI);
+
+        if (!pci_realize_and_unref(ahci, pci, errp)) {
+            return false;
+        }
+    }
+    if (q35 && ms->smbus) {
+        PCIDevice *smb = pci_new(PCI_DEVFN(ICH9_SMB_DEV, ICH9_SMB_FUNC), true,
+                                 TYPE_ICH9_SMB_DEVICE);
+
+        if (!pci_realize_and_unref(smb, pci, errp) ||
+            !smbus_eeprom_init(I2C_BUS(qdev_get_child_bus(DEVICE(smb), "i2c")),
+                               8, errp)) {
+            return false;
+        }
+    }
+    if (!q35) {
+        PCIDevice *ide = pci_new(PCI_DEVFN(1, 1), false, TYPE_PIIX3_IDE);
+
+        if (!pci_realize_and_unref(ide, pci, errp)) {
+            return false;
+        }
+    }
     if (!q35 && acpi_enabled(ms)) {
         PCIDevice *pm = pci_new(PCI_DEVFN(1, 3), false, TYPE_PIIX4_PM);
 
@@ -229,6 +257,11 @@ bool pc_devices_create(MachineState *ms, Error **errp)
         qdev_connect_gpio_out(DEVICE(pm), 0,
                               isa_get_irq(NULL, ACPI_PM_SCI_GSI));
         board_pm_function = pm;
+        /* the eight SPD EEPROMs QEMU 7.2 puts on the SMBus */
+        if (!smbus_eeprom_init(I2C_BUS(qdev_get_child_bus(DEVICE(pm), "i2c")),
+                               8, errp)) {
+            return false;
+        }
     }
     return true;
 }

@@ -447,11 +447,11 @@ static void pc_machine_class_init(ObjectClass *oc, void *data)
     PCFIELD("hpet", PROP_KIND_BOOL, hpet, "on",
             "Enable/disable high precision event timer emulation");
     PCFIELD("sata", PROP_KIND_BOOL, sata, "on",
-            "AHCI SATA controller on q35 (not emulated here)");
+            "AHCI SATA controller on q35 (ich9-ahci at 00:1f.2)");
     PCFIELD("i8042", PROP_KIND_BOOL, i8042, "on",
             "i8042 keyboard controller at ports 0x60/0x64");
     PCFIELD("smbus", PROP_KIND_BOOL, smbus, "on",
-            "SMBus controller (not emulated here)");
+            "SMBus controller on q35 (ICH9-SMB at 00:1f.3, SPD EEPROMs)");
     PCFIELD("default-bus-bypass-iommu", PROP_KIND_BOOL,
             default_bus_bypass_iommu, "off",
             "PCI buses bypass the IOMMU by default");

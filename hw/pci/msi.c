@@ -2,7 +2,18 @@
  * MSI and MSI-X capabilities (include/hw/pci/msi.h): layouts, write
  * masks and the MSI-X table as QEMU 7.2 has them.
  */
+#include "exec/memory.h"
 #include "hw/pci/msi.h"
+
+/*
+ * A message: its data written to its address.  Under KVM the APIC's
+ * window (0xfee00000) is kvm-apic-msi, which hands it to KVM's irqchip
+ * (hw/i386/kvm-irqchip.c), as 7.2's does.
+ */
+static void msi_send_message(uint64_t addr, uint32_t data)
+{
+    stl_le_phys(&address_space_memory, addr, data);
+}
 
 /* MSI ------------------------------------------------------------------------- */
 
@@ -78,11 +89,31 @@ void msi_write_config(PCIDevice *dev, uint32_t addr, uint32_t val, int len)
     }
 }
 
-bool msi_enabled(PCIDevice *dev)
+bool msi_enabled(const PCIDevice *dev)
 {
     return dev->msi_cap && (pci_get_word(dev->config + dev->msi_cap +
                                          PCI_MSI_FLAGS) &
                             PCI_MSI_FLAGS_ENABLE);
+}
+
+void msi_notify(PCIDevice *dev, unsigned vector)
+{
+    const uint8_t *c = dev->config + dev->msi_cap;
+    uint16_t flags = pci_get_word(c + PCI_MSI_FLAGS);
+    unsigned nr = 1u << ((flags & PCI_MSI_FLAGS_QSIZE) >> 4);
+    uint64_t addr = pci_get_long(c + 4);
+    unsigned data_off = flags & PCI_MSI_FLAGS_64BIT ? 12 : 8;
+    uint16_t data = pci_get_word(c + data_off);
+
+    if (!dev->msi_cap || vector >= nr) {
+        return;
+    }
+    if (flags & PCI_MSI_FLAGS_64BIT) {
+        addr |= (uint64_t)pci_get_long(c + 8) << 32;
+    }
+    /* the low bits of data name the vector among those enabled */
+    data = (data & ~(nr - 1)) | vector;
+    msi_send_message(addr, data);
 }
 
 void msi_reset(PCIDevice *dev)
@@ -135,13 +166,18 @@ static void msix_set_pending(PCIDevice *dev, unsigned vector, bool on)
 
 void msix_notify(PCIDevice *dev, unsigned vector)
 {
+    const uint8_t *e;
+
     if (!dev->msix_cap || vector >= dev->msix_entries) {
         return;
     }
     if (msix_vector_masked(dev, vector, dev->msix_function_masked)) {
         msix_set_pending(dev, vector, true);
+        return;
     }
-    /* else a message: not delivered (no MSI here yet) */
+    e = dev->msix_table + vector * PCI_MSIX_ENTRY_SIZE;
+    msi_send_message(pci_get_long(e) | (uint64_t)pci_get_long(e + 4) << 32,
+                     pci_get_long(e + 8));
 }
 
 /* A vector unmasked with its bit pending fires (and clears) it */

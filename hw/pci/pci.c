@@ -18,6 +18,7 @@
 
 #include <glib.h>
 
+#include "hw/pci/msi.h"
 #include "hw/pci/pci.h"
 #include "hw/qdev-properties.h"
 
@@ -363,6 +364,7 @@ void pci_default_write_config(PCIDevice *dev, uint32_t addr, uint32_t val,
     if (pci_range_touches(addr, len, PCI_COMMAND, PCI_COMMAND + 2)) {
         pci_bus_change_irq(dev, pci_irq_visible(dev) - before);
     }
+    msi_write_config(dev, addr, val, len);
 }
 
 int pci_bus_num(PCIBus *bus)

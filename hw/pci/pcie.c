@@ -196,7 +196,9 @@ static void pcie_hotplug_event_notify(PCIDevice *dev)
     }
     if (msix_enabled(dev)) {
         msix_notify(dev, 0);
-    } else if (!msi_enabled(dev) && pci_intx(dev) >= 0) {
+    } else if (msi_enabled(dev)) {
+        msi_notify(dev, 0);
+    } else if (pci_intx(dev) >= 0) {
         pci_set_irq(dev, dev->hpev_notified);
     }
 }

@@ -246,6 +246,8 @@ void qbus_set_hotplug_handler(BusState *bus, Object *handler,
  * The first bus at or below bus (depth first, in list order) named name
  * (if given) or of bus_typename (if given) and not full
  */
+/* dev's bus called name, or NULL */
+BusState *qdev_get_child_bus(DeviceState *dev, const char *name);
 BusState *qbus_find_recursive(BusState *bus, const char *name,
                               const char *bus_typename);
 /* bus= of -device: a bus name, or a path to one */

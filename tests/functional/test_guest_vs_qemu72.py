@@ -11,7 +11,8 @@ kvm-pv-ipi and kvm-pv-sched-yield (bits 9, 11, 13), and only where this
 host's KVM offers them (KVM_GET_SUPPORTED_CPUID).  The default guest also times PIT channel 2
 through port 0x61 (gate, OUT before and after the count) and polls the
 RTC's update-ended and periodic flags (the RTC's timers on the main loop,
-under KVM) under both, and
+under KVM) under both, on q35 resets ich9-ahci and takes the MSI an
+empty port's D2H FIS raises into its LAPIC's IRR (KVM_SIGNAL_MSI), and
 the chaos guest reads and writes random addresses where neither board has
 RAM or a device (the PCI hole): what it reads there (its "CHAOS mem"
 lines) must be the same too.
@@ -227,6 +228,17 @@ def main():
         ok = a == b and a.startswith("RTC")
         print(f"{'ok' if ok else 'not ok'} {n} - "
               f"x86/guest-vs-qemu72/{machine}/rtc-poll")
+        if not ok:
+            print(f"#   ours: {a!r} qemu72: {b!r}")
+        failures += not ok
+    # ich9-ahci's MSI from an empty port's D2H FIS, into the LAPIC's IRR
+    for machine in [m for m in board_machines if "q35" in m]:
+        n += 1
+        a = guest_pit_ch2(BINARY, machine, "ahci-msi", "AHCI-MSI")
+        b = guest_pit_ch2(ORACLE, machine, "ahci-msi", "AHCI-MSI")
+        ok = a == b and "irr=yes" in a
+        print(f"{'ok' if ok else 'not ok'} {n} - "
+              f"x86/guest-vs-qemu72/{machine}/ahci-msi")
         if not ok:
             print(f"#   ours: {a!r} qemu72: {b!r}")
         failures += not ok

@@ -41,7 +41,8 @@ ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
 SHARED_TYPES = ["isa-serial", "mc146818rtc", "i8042", "port92", "isa-pcspk",
                 "pvpanic", "isa-debug-exit", "PIIX3", "PIIX4_PM", "ICH9-LPC",
                 "fw_cfg_io", "pc-testdev", "i8257", "kvm-i8259", "kvm-pit",
-                "kvm-ioapic", "kvmclock", "hpet"]
+                "kvm-ioapic", "kvmclock", "hpet", "piix3-ide", "ich9-ahci",
+                "ICH9-SMB", "smbus-eeprom"]
 # Regions whose lines differ: the ACPI PM block (ICH9-LPC's, PIIX4_PM's)
 # is mapped once PMBASE is programmed, by 7.2's firmware and here by the
 # direct-boot path
@@ -59,14 +60,18 @@ KNOWN_PROPS = {
     # PCI functions have no bus-master address space here yet, nor
     # legacy-addr
     "PIIX3": {"bus master container[0]", "bus master[0]", "legacy-addr"},
-    # and PIIX4_PM has no SMBus, GPE or hotplug blocks (nor their
+    # and PIIX4_PM has no GPE or hotplug blocks (nor their
     # properties)
     "PIIX4_PM": {"bus master container[0]", "bus master[0]", "legacy-addr",
                  "acpi-cpu-hotplug[0]", "acpi-gpe0[0]", "acpi-pci-hotplug[0]",
                  "acpi-pcihp-io-base", "acpi-pcihp-io-len",
                  "acpi_disable_cmd", "acpi_enable_cmd",
-                 "cpu-hotplug-legacy", "gpe0_blk", "gpe0_blk_len", "i2c",
-                 "pm-smbus[0]", "pm_io_base", "sci_int"},
+                 "cpu-hotplug-legacy", "gpe0_blk", "gpe0_blk_len",
+                 "pm_io_base", "sci_int"},
+    # the storage and SMBus functions: no bus-master address space either
+    "piix3-ide": {"bus master container[0]", "bus master[0]", "legacy-addr"},
+    "ich9-ahci": {"bus master container[0]", "bus master[0]", "legacy-addr"},
+    "ICH9-SMB": {"bus master container[0]", "bus master[0]", "legacy-addr"},
     # QEMU 7.2's ACPI build puts its tables in ROM regions of fw_cfg (for
     # migration); this tree has no QEMU-style ACPI blobs (docs/firmware.md)
     "fw_cfg_io": {"\\x2from@etc\\x2facpi\\x2frsdp[0]",
@@ -81,7 +86,8 @@ KNOWN_PROPS = {
 }
 # Chipset functions: on these machine families only
 CHIPSET_TYPES = {"PIIX3": "pc-i440fx", "PIIX4_PM": "pc-i440fx",
-                 "ICH9-LPC": "pc-q35"}
+                 "ICH9-LPC": "pc-q35", "piix3-ide": "pc-i440fx",
+                 "ich9-ahci": "pc-q35", "ICH9-SMB": "pc-q35"}
 
 
 def on_machine(t, machine):

@@ -301,6 +301,51 @@ def seeds(text):
                  "write 0 0x4000001 0x00", "memset 0 0x100000000 0"):
         e.raw(line)
     s["block-too-big"] = e
+
+    def cfg(e, devfn, off, size, value):
+        e.outp(4, 0xcf8, 0x80000000 | devfn << 8 | (off & 0xfc))
+        e.outp(size, 0xcfc + (off & 3), value)
+
+    e = new()                       # ich9-ahci: HBA, a port, index/data
+    abar = 0xfebf0000
+    cfg(e, 0xfa, 0x24, 4, abar)
+    cfg(e, 0xfa, 0x20, 4, 0xc041)
+    cfg(e, 0xfa, 0x04, 2, 0x0007)
+    cfg(e, 0xfa, 0x82, 2, 0x0071)   # MSI on, more vectors than offered
+    e.read(4, abar)
+    e.write(4, abar + 4, 0x2)
+    for reg, val in ((0x00, 0x100000), (0x08, 0x101000), (0x14, 0xffffffff),
+                     (0x18, 0x11), (0x38, 0x1), (0x2c, 0x1), (0x2c, 0x0),
+                     (0x10, 0xffffffff), (0x30, 0xffffffff)):
+        e.write(4, abar + 0x100 + reg, val)
+        e.read(4, abar + 0x100 + reg)
+    e.read(8, abar + 0x120)
+    e.outp(4, 0xc050, 0x118)
+    e.outp(4, 0xc054, 0x10)
+    e.inp(4, 0xc054)
+    e.write(4, abar + 4, 0x1)       # GHC.HR
+    e.read(4, abar + 0x118)
+    s["ahci"] = e
+
+    e = new()                       # ICH9-SMB: SPD EEPROM reads, a block
+    cfg(e, 0xfb, 0x20, 4, 0xc101)
+    cfg(e, 0xfb, 0x04, 2, 0x0001)
+    cfg(e, 0xfb, 0x40, 1, 0x01)
+    for addr, cmd, prot in ((0xa1, 0x00, 0x49), (0xa0, 0x10, 0x49),
+                            (0xa3, 0x02, 0x4d), (0x21, 0x00, 0x41),
+                            (0xa1, 0x10, 0x55), (0xa1, 0x00, 0x59)):
+        e.outp(1, 0xc100, 0xff)
+        e.outp(1, 0xc104, addr)
+        e.outp(1, 0xc103, cmd)
+        e.outp(1, 0xc102, prot)
+        e.inp(1, 0xc100)
+        e.inp(1, 0xc105)
+        e.inp(1, 0xc107)
+    e.outp(1, 0xc100, 0x80)
+    e.outp(1, 0xc102, 0x02)
+    cfg(e, 0xfb, 0x40, 1, 0x0d)     # SSRESET, I2C_EN
+    e.inp(1, 0xc100)
+    s["smbus"] = e
     return s
 
 

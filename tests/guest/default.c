@@ -12,6 +12,11 @@
  * With rtc, polls the RTC through a divider reset and a 2 Hz periodic
  * interrupt as a driver without interrupts would:
  *   RTC seconds=58->59 uf=yes c-after-read=0x00 pf=yes pf-without-pie=no
+ * With ahci-msi (q35), resets the AHCI HBA at 00:1f.2, points its MSI at
+ * this CPU (vector 0x61) with interrupts off, starts FIS receive on the
+ * empty port 0 and shows what arrived (QEMU 7.2 sends the empty unit's
+ * D2H FIS) and whether the MSI reached the LAPIC's IRR:
+ *   AHCI-MSI is=0x1 tfd=0x50 sig=0xffff0101 fis=34405000 irr=yes
  */
 #include "lib.h"
 
@@ -34,6 +39,63 @@ static void pit_ch2(void)
     }
     printf("PIT-CH2 gate=%u out-before=%u out-rose=%s\n", gate, before,
            (inb(0x61) & 0x20) ? "yes" : "no");
+}
+
+static u32 pci_cfg_read32(u32 devfn, u32 off)
+{
+    outl(0xcf8, 0x80000000 | devfn << 8 | off);
+    return inl(0xcfc);
+}
+
+static void pci_cfg_write32(u32 devfn, u32 off, u32 v)
+{
+    outl(0xcf8, 0x80000000 | devfn << 8 | off);
+    outl(0xcfc, v);
+}
+
+#define AHCI_DEVFN 0xfa        /* 00:1f.2 */
+#define AHCI_ABAR 0xfebf0000u
+#define AHCI_FB 0x00300000u
+#define AHCI_VECTOR 0x61
+
+static void ahci_msi(void)
+{
+    u32 lapic = lapic_base(), port0 = AHCI_ABAR + 0x100, irr, flags;
+
+    __asm__ volatile("cli");
+    if ((pci_cfg_read32(AHCI_DEVFN, 0) & 0xffff) != 0x8086) {
+        printf("AHCI-MSI absent\n");
+        return;
+    }
+    /* the LAPIC accepts interrupts; this CPU takes none (IF=0) */
+    mmio_write32(lapic + 0xf0, mmio_read32(lapic + 0xf0) | 0x100);
+    pci_cfg_write32(AHCI_DEVFN, 0x24, AHCI_ABAR);
+    pci_cfg_write32(AHCI_DEVFN, 0x04, 0x0006);  /* memory, bus master */
+    /* MSI at 0x80: address (this CPU), data (fixed, edge), enable */
+    pci_cfg_write32(AHCI_DEVFN, 0x84, 0xfee00000u | cpu_apic_id() << 12);
+    pci_cfg_write32(AHCI_DEVFN, 0x88, 0);
+    pci_cfg_write32(AHCI_DEVFN, 0x8c, AHCI_VECTOR);
+    flags = pci_cfg_read32(AHCI_DEVFN, 0x80);
+    pci_cfg_write32(AHCI_DEVFN, 0x80, flags | 0x10000);
+    mmio_write32(AHCI_ABAR + 4, 1);             /* GHC.HR */
+    memset((void *)AHCI_FB, 0xee, 256);
+    mmio_write32(port0 + 0x08, AHCI_FB);
+    mmio_write32(port0 + 0x0c, 0);
+    mmio_write32(port0 + 0x14, 1);              /* DHRS enabled */
+    mmio_write32(AHCI_ABAR + 4, 2);             /* GHC.IE */
+    mmio_write32(port0 + 0x18, 0x10);           /* FRE */
+    for (u32 polls = 0; polls < 1000000; polls++) {
+        if (mmio_read32(port0 + 0x10)) {
+            break;
+        }
+    }
+    irr = mmio_read32(lapic + 0x200 + (AHCI_VECTOR / 32) * 0x10);
+    printf("AHCI-MSI is=0x%x tfd=0x%x sig=0x%x fis=%08x irr=%s\n",
+           mmio_read32(port0 + 0x10), mmio_read32(port0 + 0x20),
+           mmio_read32(port0 + 0x24),
+           __builtin_bswap32(*(volatile u32 *)(AHCI_FB + 0x40)),
+           irr & (1u << (AHCI_VECTOR % 32)) ? "yes" : "no");
+    mmio_write32(AHCI_ABAR + 4, 1);
 }
 
 static u8 cmos_read(u8 reg)
@@ -153,6 +215,9 @@ int guest_main(void)
     }
     if (cmdline_has("rtc")) {
         rtc();
+    }
+    if (cmdline_has("ahci-msi")) {
+        ahci_msi();
     }
     /* sleep=3 or sleep=4: enter that ACPI sleep state once (the DSDT's
      * \_S3_/\_S4_); what follows is the emulator's (suspend, S4 off) */

@@ -1,9 +1,7 @@
 /*
  * MSI and MSI-X capabilities (hw/pci/msi.c), with QEMU 7.2's layouts and
- * write masks.  This tree has no MSI delivery yet: the bridges that carry
- * these capabilities raise no interrupts of their own (hot-plug events
- * are not modelled), so the capabilities hold what a guest programs and
- * read back as 7.2's.
+ * write masks; a message is a write of its data to its address, which
+ * under KVM the APIC's window hands to the in-kernel irqchip.
  */
 #ifndef HW_PCI_MSI_H
 #define HW_PCI_MSI_H
@@ -40,11 +38,14 @@ void msi_write_config(PCIDevice *dev, uint32_t addr, uint32_t val, int len);
 int msix_init_exclusive_bar(PCIDevice *dev, unsigned nentries, int bar,
                             Error **errp);
 void msix_uninit_exclusive_bar(PCIDevice *dev);
-bool msi_enabled(PCIDevice *dev);
+bool msi_enabled(const PCIDevice *dev);
+/* Sends vector's message (its data, with the vector in the low bits of
+ * those enabled, written to its address) */
+void msi_notify(PCIDevice *dev, unsigned vector);
 bool msix_enabled(PCIDevice *dev);
 /*
  * Signals vector: a masked one is left pending in the PBA (7.2's); an
- * unmasked one would be a message, and there is no MSI delivery here
+ * unmasked one sends its table entry's message
  */
 void msix_notify(PCIDevice *dev, unsigned vector);
 /* The MSI-X enable and function mask bits changed (INTx goes off) */

@@ -272,6 +272,8 @@ void pci_set_irq(PCIDevice *dev, int level);
 void pci_set_power(PCIDevice *dev, bool state);
 int pci_intx(PCIDevice *dev);   /* 0..3 for INTA..INTD, -1: none */
 
+#define PCI_CAP_ID_SATA 0x12
+
 /* QEMU 7.2's name of a class code (query-pci's "desc"), or NULL */
 const char *pci_class_desc(uint16_t class);
 

@@ -8,6 +8,8 @@
 #include "hw/pci/pci.h"
 
 #define TYPE_ICH9_LPC_DEVICE "ICH9-LPC"
+#define TYPE_ICH9_SMB_DEVICE "ICH9-SMB"
+#define TYPE_ICH9_AHCI "ich9-ahci"
 
 #define ICH9_LPC_DEV            0x1f
 #define ICH9_LPC_FUNC           0
@@ -23,6 +25,18 @@
 #define ICH9_LPC_GEN_PMCON_1_SMI_LOCK 0x10
 
 #define ICH9_PM_SIZE            0x80    /* "ich9-pm" */
+
+/* SMBus, 00:1f.3 */
+#define ICH9_SMB_DEV            0x1f
+#define ICH9_SMB_FUNC           3
+#define ICH9_SMB_HOSTC          0x40    /* host configuration */
+#define ICH9_SMB_HOSTC_HST_EN   0x01    /* the controller decodes */
+#define ICH9_SMB_HOSTC_I2C_EN   0x04    /* block transfers without count */
+#define ICH9_SMB_HOSTC_SSRESET  0x08    /* resets the transaction state */
+
+/* SATA (AHCI), 00:1f.2 */
+#define ICH9_SATA1_DEV          0x1f
+#define ICH9_SATA1_FUNC         2
 
 /*
  * The board tells the realized ICH9-LPC whether the machine has SMM (as

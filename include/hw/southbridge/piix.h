@@ -10,6 +10,7 @@
 
 #define TYPE_PIIX3_DEVICE "PIIX3"
 #define TYPE_PIIX4_PM "PIIX4_PM"
+#define TYPE_PIIX3_IDE "piix3-ide"
 
 /* PIIX4_PM's configuration registers */
 #define PIIX4_PM_PMBASE         0x40    /* I/O base, bits 15:6; bit 0 reads 1 */
