@@ -13,68 +13,9 @@
 #include "hw/pci/pci_bridge.h"
 #include "hw/qdev-properties.h"
 #include "hw/sysbus.h"
+#include "pci-test-dev.h"
 
-#define TYPE_TEST_PCI "test-pci-fn"
-#define TYPE_TEST_HOST "test-pci-host"
 #define BRIDGE "i82801b11-bridge"
-
-typedef struct TestPCI {
-    PCIDevice parent_obj;
-    MemoryRegion mmio, io;
-} TestPCI;
-
-static uint64_t test_read(void *opaque, hwaddr addr, unsigned size)
-{
-    return 0x5a;
-}
-
-static void test_write(void *opaque, hwaddr addr, uint64_t v, unsigned size)
-{
-}
-
-static const MemoryRegionOps test_ops = {
-    .read = test_read,
-    .write = test_write,
-    .endianness = DEVICE_LITTLE_ENDIAN,
-};
-
-static bool test_pci_realize(PCIDevice *d, Error **errp)
-{
-    TestPCI *t = (TestPCI *)d;
-
-    memory_region_init_io(&t->mmio, OBJECT(d), &test_ops, t, "t-mmio", 0x1000);
-    memory_region_init_io(&t->io, OBJECT(d), &test_ops, t, "t-io", 0x100);
-    pci_register_bar(d, 0, 0, &t->mmio);
-    pci_register_bar(d, 1, PCI_BASE_ADDRESS_SPACE_IO, &t->io);
-    d->config[PCI_INTERRUPT_PIN] = 1;
-    return true;
-}
-
-static void test_pci_class_init(ObjectClass *oc, void *data)
-{
-    PCIDeviceClass *pc = PCI_DEVICE_CLASS(oc);
-
-    pc->realize = test_pci_realize;
-    pc->vendor_id = 0x1b36;
-    pc->device_id = 0x0005;
-    pc->class_id = 0x00ff;
-}
-
-static void test_register_types(void)
-{
-    static const TypeInfo infos[] = {
-        { .name = TYPE_TEST_PCI, .parent = TYPE_PCI_DEVICE,
-          .instance_size = sizeof(TestPCI), .class_init = test_pci_class_init },
-        { .name = TYPE_TEST_HOST, .parent = TYPE_SYS_BUS_DEVICE,
-          .instance_size = sizeof(SysBusDevice) },
-    };
-    size_t i;
-
-    for (i = 0; i < G_N_ELEMENTS(infos); i++) {
-        type_register_static(&infos[i]);
-    }
-}
-type_init(test_register_types)
 
 static PCIBus *root;
 static MemoryRegion mem_space, io_space;
@@ -93,25 +34,9 @@ static int map_irq(PCIDevice *d, int pin)
 
 static void setup(void)
 {
-    Object *machine = object_new(TYPE_CONTAINER);
-    DeviceState *host;
-
-    object_property_add_child(object_get_root(), "machine", machine);
-    object_unref(machine);
-    object_property_add_child(machine, "unattached",
-                              object_new(TYPE_CONTAINER));
-    object_property_add_child(machine, "peripheral",
-                              object_new(TYPE_CONTAINER));
-    sysbus_get_default();
-    memory_region_init(&mem_space, NULL, "t-pci", UINT64_MAX);
-    memory_region_init(&io_space, NULL, "t-pci-io", 0x10000);
+    root = pci_test_root_bus(&mem_space, &io_space);
     address_space_init(&mem_as, &mem_space, "t-mem");
     address_space_init(&io_as, &io_space, "t-io");
-    host = qdev_new(TYPE_TEST_HOST);
-    g_assert_true(sysbus_realize_and_unref(SYS_BUS_DEVICE(host),
-                                           &error_fatal));
-    root = pci_root_bus_new(host, "pci.0", &mem_space, &io_space,
-                            TYPE_PCI_BUS);
     pci_bus_irqs(root, set_irq, map_irq, NULL, 4);
 }
 

@@ -12,94 +12,20 @@
 #include "hw/pci/pci.h"
 #include "hw/qdev-properties.h"
 #include "hw/sysbus.h"
+#include "pci-test-dev.h"
 
-#define TYPE_TEST_PCI "test-pci"
-#define TYPE_TEST_HOST "test-pci-host"
-
-typedef struct TestPCI {
-    PCIDevice parent_obj;
-    MemoryRegion mmio, io;
-} TestPCI;
-
-static uint64_t test_read(void *opaque, hwaddr addr, unsigned size)
-{
-    return 0x5a;
-}
-
-static void test_write(void *opaque, hwaddr addr, uint64_t v, unsigned size)
-{
-}
-
-static const MemoryRegionOps test_ops = {
-    .read = test_read,
-    .write = test_write,
-    .endianness = DEVICE_LITTLE_ENDIAN,
-};
-
-static bool test_pci_realize(PCIDevice *d, Error **errp)
-{
-    TestPCI *t = (TestPCI *)d;
-
-    memory_region_init_io(&t->mmio, OBJECT(d), &test_ops, t, "t-mmio", 0x1000);
-    memory_region_init_io(&t->io, OBJECT(d), &test_ops, t, "t-io", 0x100);
-    pci_register_bar(d, 0, 0, &t->mmio);
-    pci_register_bar(d, 1, PCI_BASE_ADDRESS_SPACE_IO, &t->io);
-    d->config[PCI_INTERRUPT_PIN] = 1;
-    return pci_add_capability(d, 0x09, 0, 8, errp) > 0 &&
-           pci_add_capability(d, 0x05, 0x50, 12, errp) > 0;
-}
-
-static void test_pci_class_init(ObjectClass *oc, void *data)
-{
-    PCIDeviceClass *pc = PCI_DEVICE_CLASS(oc);
-
-    pc->realize = test_pci_realize;
-    pc->vendor_id = 0x1b36;
-    pc->device_id = 0x0005;
-    pc->class_id = 0x00ff;
-}
-
-static void test_register_types(void)
-{
-    static const TypeInfo infos[] = {
-        { .name = TYPE_TEST_PCI, .parent = TYPE_PCI_DEVICE,
-          .instance_size = sizeof(TestPCI), .class_init = test_pci_class_init },
-        { .name = TYPE_TEST_HOST, .parent = TYPE_SYS_BUS_DEVICE,
-          .instance_size = sizeof(SysBusDevice) },
-    };
-    size_t i;
-
-    for (i = 0; i < G_N_ELEMENTS(infos); i++) {
-        type_register_static(&infos[i]);
-    }
-}
-type_init(test_register_types)
 
 static PCIBus *bus;
 static MemoryRegion mem_space, io_space;
 
 static void setup(void)
 {
-    Object *machine = object_new(TYPE_CONTAINER);
-    DeviceState *host;
-
-    object_property_add_child(object_get_root(), "machine", machine);
-    object_unref(machine);
-    object_property_add_child(machine, "unattached",
-                              object_new(TYPE_CONTAINER));
-    sysbus_get_default();
-    memory_region_init(&mem_space, NULL, "t-pci", UINT64_MAX);
-    memory_region_init(&io_space, NULL, "t-pci-io", 0x10000);
-    host = qdev_new(TYPE_TEST_HOST);
-    g_assert_true(sysbus_realize_and_unref(SYS_BUS_DEVICE(host),
-                                           &error_fatal));
-    bus = pci_root_bus_new(host, "pci.0", &mem_space, &io_space,
-                           TYPE_PCI_BUS);
+    bus = pci_test_root_bus(&mem_space, &io_space);
 }
 
 static PCIDevice *add(const char *addr, bool mf, Error **errp)
 {
-    DeviceState *d = qdev_new(TYPE_TEST_PCI);
+    DeviceState *d = qdev_new(TYPE_TEST_PCI_CAPS);
 
     g_assert_true(object_property_set_str(OBJECT(d), "addr", addr,
                                           &error_fatal));
@@ -209,8 +135,9 @@ static void test_placement(void)
     g_clear_pointer(&err, error_free);
     g_assert_null(add("9", false, &err));
     g_assert_cmpstr(error_get_pretty(err), ==,
-                    "PCI: slot 9 function 0 not available for test-pci, in "
-                    "use by test-pci,id=(null)");
+                    "PCI: slot 9 function 0 not available for "
+                    "test-pci-fn-caps, in use by test-pci-fn-caps,"
+                    "id=(null)");
     g_clear_pointer(&err, error_free);
     object_unparent(OBJECT(a));
 
@@ -236,7 +163,7 @@ static const struct {
 
 static void test_addr_texts(void)
 {
-    DeviceState *d = qdev_new(TYPE_TEST_PCI);
+    DeviceState *d = qdev_new(TYPE_TEST_PCI_CAPS);
     Object *obj = OBJECT(d);
     Error *err = NULL;
     size_t i;
@@ -249,8 +176,8 @@ static void test_addr_texts(void)
         bool ok = object_property_parse(obj, "addr", text, &err);
 
         if (addr_texts[i].devfn < 0) {
-            char *want = g_strdup_printf("Property 'test-pci.addr' doesn't "
-                                         "take value '%s'", text);
+            char *want = g_strdup_printf("Property 'test-pci-fn-caps.addr' "
+                                         "doesn't take value '%s'", text);
 
             g_assert_false(ok);
             g_assert_cmpstr(error_get_pretty(err), ==, want);
@@ -269,7 +196,7 @@ static void test_addr_texts(void)
 /* JSON (-device '{...}'): a number is the devfn itself */
 static void test_addr_json(void)
 {
-    DeviceState *d = qdev_new(TYPE_TEST_PCI);
+    DeviceState *d = qdev_new(TYPE_TEST_PCI_CAPS);
     Object *obj = OBJECT(d);
     Error *err = NULL;
     JsonNode *n;
