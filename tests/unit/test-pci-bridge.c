@@ -166,7 +166,8 @@ static void test_window(gconstpointer data)
     wr(3, f2->devfn, 0x14, 0x2000, 4);
     wr(3, f2->devfn, PCI_COMMAND, 0x3, 2);
     wr(0, b3->devfn, PCI_IO_BASE, w->io_base | w->io_limit << 8, 2);
-    wr(0, b3->devfn, PCI_MEMORY_BASE, w->mem_base | w->mem_limit << 16, 4);
+    wr(0, b3->devfn, PCI_MEMORY_BASE,
+       w->mem_base | (uint32_t)w->mem_limit << 16, 4);
     wr(0, b3->devfn, PCI_COMMAND, w->cmd, 2);
     flat = flat_text(&mem_as);
     g_assert_cmpstr(flat, ==, w->mem);
