@@ -28,14 +28,12 @@ Skips (77) where QEMU 7.2 is missing.
 
 import os
 import re
-import socket
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
-from qmp_machine import Machine  # noqa: E402
+from qtest_session import QTestMachine  # noqa: E402
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
@@ -51,48 +49,6 @@ def report(name, ok, detail=""):
     results.append(ok)
     print(f"{'ok' if ok else 'not ok'} {len(results)} - pam/{name}" +
           ("" if ok else f" # {detail}"))
-
-
-class Session:
-    """qtest over a socket of ours (the emulator connects) plus QMP"""
-
-    def __init__(self, binary, args):
-        self.dir = tempfile.mkdtemp(prefix="pam-")
-        path = os.path.join(self.dir, "qtest.sock")
-        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.listener.bind(path)
-        self.listener.listen(1)
-        self.machine = Machine(binary, ["-S", "-qtest", f"unix:{path}"] +
-                               list(args))
-        self.sock = None
-
-    def __enter__(self):
-        self.machine.__enter__()
-        self.listener.settimeout(30)
-        self.sock, _ = self.listener.accept()
-        self.file = self.sock.makefile("rw")
-        return self
-
-    def __exit__(self, *exc):
-        if self.sock:
-            self.file.close()
-            self.sock.close()
-        self.listener.close()
-        self.machine.__exit__(*exc)
-
-    def qtest(self, line):
-        self.file.write(line + "\n")
-        self.file.flush()
-        while True:
-            answer = self.file.readline()
-            if not answer:
-                return "EOF"
-            if not answer.startswith("IRQ"):
-                return answer.strip()
-
-    def hmp(self, line):
-        return self.machine.cmd("human-monitor-command",
-                                {"command-line": line})
 
 
 def cfg_addr(off):
@@ -155,7 +111,7 @@ def steering_flat(text):
 
 
 def answers(binary, args, steps):
-    with Session(binary, args) as s:
+    with QTestMachine(binary, args) as s:
         out = []
         for step in steps:
             for a in run_step(s, step):

@@ -30,13 +30,11 @@ Skips (77) where QEMU 7.2 is missing.
 """
 
 import os
-import socket
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
-from qmp_machine import Machine  # noqa: E402
+from qtest_session import QTestMachine  # noqa: E402
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
@@ -51,54 +49,6 @@ def report(name, ok, detail=""):
     results.append(ok)
     print(f"{'ok' if ok else 'not ok'} {len(results)} - storage/{name}" +
           ("" if ok else f" # {detail}"))
-
-
-class Session:
-    """qtest over a socket of ours (the emulator connects) plus QMP"""
-
-    def __init__(self, binary, args):
-        self.dir = tempfile.mkdtemp(prefix="storage-")
-        path = os.path.join(self.dir, "qtest.sock")
-        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.listener.bind(path)
-        self.listener.listen(1)
-        self.machine = Machine(binary, ["-S", "-qtest", f"unix:{path}",
-                                        "-qtest-log", "/dev/null"] +
-                               list(args))
-        self.sock = None
-
-    def __enter__(self):
-        self.machine.__enter__()
-        self.listener.settimeout(30)
-        self.sock, _ = self.listener.accept()
-        self.file = self.sock.makefile("rw")
-        return self
-
-    def __exit__(self, *exc):
-        if self.sock:
-            self.file.close()
-            self.sock.close()
-        self.listener.close()
-        os.unlink(os.path.join(self.dir, "qtest.sock"))
-        os.rmdir(self.dir)
-        self.machine.__exit__(*exc)
-
-    def qtest(self, line):
-        """The answer, with the IRQ lines before it"""
-        self.file.write(line + "\n")
-        self.file.flush()
-        seen = []
-        while True:
-            answer = self.file.readline()
-            if not answer:
-                return "EOF"
-            if not answer.startswith("IRQ"):
-                return " | ".join(seen + [answer.strip()])
-            seen.append(answer.strip())
-
-    def hmp(self, line):
-        return self.machine.cmd("human-monitor-command",
-                                {"command-line": line})
 
 
 def region_lines(text):
@@ -126,7 +76,7 @@ def region_lines(text):
 
 def run(binary, args, steps):
     out = []
-    with Session(binary, args) as s:
+    with QTestMachine(binary, args, irqs=True) as s:
         for step in steps:
             if step == "mtree":
                 out += region_lines(s.hmp("info mtree"))
