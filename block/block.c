@@ -22,6 +22,9 @@ static const BlockDriver *const drivers[BLOCKDEV_DRIVER__MAX] = {
     [BLOCKDEV_DRIVER_HOST_DEVICE] = &bdrv_host_device,
     [BLOCKDEV_DRIVER_QCOW2] = &bdrv_qcow2,
     [BLOCKDEV_DRIVER_RAW] = &bdrv_raw,
+    [BLOCKDEV_DRIVER_NULL_CO] = &bdrv_null_co,
+    [BLOCKDEV_DRIVER_NULL_AIO] = &bdrv_null_aio,
+    [BLOCKDEV_DRIVER_BLKDEBUG] = &bdrv_blkdebug,
 };
 
 static GPtrArray *all_nodes;        /* creation order */
@@ -234,6 +237,38 @@ static BlockDriverState *open_child_ref(const BlockdevRef *ref,
     return bs;
 }
 
+bool bdrv_open_file_child(BlockDriverState *bs, const BlockdevRef *ref,
+                          const char *name, Error **errp)
+{
+    BdrvInherit inh = {
+        .read_only = bs->read_only, .auto_read_only = bs->auto_read_only,
+        .force_share = bs->force_share, .cache_direct = bs->cache_direct,
+        .cache_no_flush = bs->cache_no_flush,
+        .discard_unmap = bs->discard_unmap,
+    };
+    BlockDriverState *file_bs = open_child_ref(ref, &inh, errp);
+
+    if (!file_bs) {
+        return false;
+    }
+    bs->file = bdrv_attach_child(bs, file_bs, name, 0, BLK_PERM_ALL, errp);
+    bdrv_unref(file_bs);
+    if (!bs->file) {
+        return false;
+    }
+    g_free(bs->filename);
+    bs->filename = g_strdup(bdrv_get_filename(file_bs));
+    bs->request_alignment = file_bs->request_alignment;
+    return true;
+}
+
+void bdrv_debug_event(BlockDriverState *bs, BlkdebugEvent event)
+{
+    if (bs && bs->drv && bs->drv->debug_event) {
+        bs->drv->debug_event(bs, event);
+    }
+}
+
 static void bdrv_free(BlockDriverState *bs)
 {
     g_ptr_array_remove(all_nodes, bs);
@@ -252,9 +287,8 @@ static BlockDriverState *bdrv_open_inherit(const BlockdevOptions *opts,
                                            Error **errp)
 {
     const BlockDriver *drv = drivers[opts->driver];
-    BlockDriverState *bs, *file_bs;
+    BlockDriverState *bs;
     const BlockdevRef *file_ref;
-    BdrvInherit child_inh;
 
     if (opts->has_detect_zeroes &&
         opts->detect_zeroes == BLOCKDEV_DETECT_ZEROES_OPTIONS_UNMAP &&
@@ -302,27 +336,9 @@ static BlockDriverState *bdrv_open_inherit(const BlockdevOptions *opts,
     bs->opaque = g_malloc0(drv->instance_size ? drv->instance_size : 1);
 
     file_ref = format_file_ref(opts);
-    if (file_ref) {
-        child_inh = (BdrvInherit){
-            .read_only = bs->read_only, .auto_read_only = bs->auto_read_only,
-            .force_share = bs->force_share, .cache_direct = bs->cache_direct,
-            .cache_no_flush = bs->cache_no_flush,
-            .discard_unmap = bs->discard_unmap,
-        };
-        file_bs = open_child_ref(file_ref, &child_inh, errp);
-        if (!file_bs) {
-            bdrv_free(bs);
-            return NULL;
-        }
-        bs->file = bdrv_attach_child(bs, file_bs, "file", 0, BLK_PERM_ALL,
-                                     errp);
-        bdrv_unref(file_bs);
-        if (!bs->file) {
-            bdrv_free(bs);
-            return NULL;
-        }
-        bs->filename = g_strdup(bdrv_get_filename(file_bs));
-        bs->request_alignment = file_bs->request_alignment;
+    if (file_ref && !bdrv_open_file_child(bs, file_ref, "file", errp)) {
+        bdrv_free(bs);
+        return NULL;
     }
     /* QEMU's order of nodes: a format node after its file, before its
      * backing file */
@@ -651,19 +667,22 @@ int bdrv_co_pwritev(BlockDriverState *bs, int64_t offset, int64_t bytes,
         }
         return bdrv_co_pwrite_zeroes(bs, offset, bytes, zflags);
     }
+    bdrv_debug_event(bs, BLKDEBUG_EVENT_PWRITEV);
     ret = bs->drv->pwritev(bs, offset, bytes, qiov, flags);
+    bdrv_debug_event(bs, BLKDEBUG_EVENT_PWRITEV_DONE);
     if (!ret) {
         note_write(bs, offset + bytes);
     }
     return ret;
 }
 
+static int write_zeroes(BlockDriverState *bs, int64_t offset, int64_t bytes,
+                        int flags);
+
 int bdrv_co_pwrite_zeroes(BlockDriverState *bs, int64_t offset,
                           int64_t bytes, int flags)
 {
     int ret = check_write(bs, offset, bytes);
-    QEMUIOVector qiov;
-    void *buf;
 
     if (ret || !bytes) {
         return ret;
@@ -671,6 +690,19 @@ int bdrv_co_pwrite_zeroes(BlockDriverState *bs, int64_t offset,
     if (!bs->discard_unmap) {
         flags &= ~BDRV_REQ_MAY_UNMAP;
     }
+    bdrv_debug_event(bs, BLKDEBUG_EVENT_PWRITEV_ZERO);
+    ret = write_zeroes(bs, offset, bytes, flags);
+    bdrv_debug_event(bs, BLKDEBUG_EVENT_PWRITEV_DONE);
+    return ret;
+}
+
+static int write_zeroes(BlockDriverState *bs, int64_t offset, int64_t bytes,
+                        int flags)
+{
+    QEMUIOVector qiov;
+    void *buf;
+    int ret;
+
     if (bs->drv->pwrite_zeroes) {
         ret = bs->drv->pwrite_zeroes(bs, offset, bytes, flags);
         if (ret != -ENOTSUP) {
@@ -716,8 +748,14 @@ int bdrv_flush(BlockDriverState *bs)
     if (!bs || !bs->drv) {
         return 0;
     }
+    /* QEMU's events, on the primary child; flush_to_disk is raised at
+     * every flush (QEMU: only when written to since the last one) */
+    bdrv_debug_event(bdrv_file_bs(bs), BLKDEBUG_EVENT_FLUSH_TO_OS);
     if (bs->drv->flush_to_os) {
         ret = bs->drv->flush_to_os(bs);
+    }
+    if (!bs->cache_no_flush) {
+        bdrv_debug_event(bdrv_file_bs(bs), BLKDEBUG_EVENT_FLUSH_TO_DISK);
     }
     if (bs->file) {
         r = bdrv_flush(bs->file->bs);

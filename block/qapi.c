@@ -10,24 +10,33 @@
 #include "monitor/qmp-commands.h"
 #include "sysemu/block-backend.h"
 
-/* QEMU's key order in json: filenames (its dictionary's, not sorted) */
-static const char *const json_key_order[] = {
-    "backing", "offset", "driver", "size", "file", "filename",
-};
-
-static int key_rank(const char *key)
+/* What QEMU's queries show below a node: a filter's child, or backing */
+static BlockDriverState *bdrv_filter_or_cow_bs(BlockDriverState *bs)
 {
-    guint i;
-
-    for (i = 0; i < G_N_ELEMENTS(json_key_order); i++) {
-        if (!strcmp(key, json_key_order[i])) {
-            return i;
-        }
+    if (bs->drv->is_filter) {
+        return bdrv_file_bs(bs);
     }
-    return G_N_ELEMENTS(json_key_order);
+    return bdrv_backing_bs(bs);
 }
 
-static char *json_string(const char *s)
+/*
+ * QEMU's key order in json: filenames: its dictionary's, 512 buckets in
+ * ascending order, a key's bucket given by the hash below (TDB's, which
+ * QEMU's QDict uses).  Keys sharing a bucket keep the order they were
+ * given in (observed: blkdebug's inject-error.N.event before .errno).
+ */
+unsigned bdrv_key_bucket(const char *key)
+{
+    size_t len = strlen(key), i;
+    uint32_t v = 0x238F13AFu * (uint32_t)len;
+
+    for (i = 0; i < len; i++) {
+        v += (uint32_t)(unsigned char)key[i] << (i * 5 % 24);
+    }
+    return (1103515243u * v + 12345u) % 512;
+}
+
+char *bdrv_json_string(const char *s)
 {
     JsonNode *n = json_node_init_string(json_node_alloc(), s);
     char *out = json_to_string(n, FALSE);
@@ -57,37 +66,37 @@ static char *full_options(BlockDriverState *bs)
     GPtrArray *k = g_ptr_array_new_with_free_func(g_free);
     GPtrArray *v = g_ptr_array_new_with_free_func(g_free);
     GString *out = g_string_new("{");
-    bool done[G_N_ELEMENTS(json_key_order) + 1] = { false };
-    guint i, r;
+    unsigned b;
+    guint i;
 
     g_ptr_array_add(k, g_strdup("driver"));
-    g_ptr_array_add(v, json_string(bs->drv->format_name));
-    if (bs->drv->is_protocol) {
+    g_ptr_array_add(v, bdrv_json_string(bs->drv->format_name));
+    if (bs->drv->is_protocol && !bs->drv->no_filename) {
         g_ptr_array_add(k, g_strdup("filename"));
-        g_ptr_array_add(v, json_string(bdrv_get_filename(bs)));
-    } else {
-        g_ptr_array_add(k, g_strdup("file"));
-        g_ptr_array_add(v, full_options(bs->file->bs));
-        if (bs->drv->strong_options) {
-            bs->drv->strong_options(bs, k, v);
-        }
-        if (bs->backing_overridden) {
-            g_ptr_array_add(k, g_strdup("backing"));
-            g_ptr_array_add(v, bs->backing ? full_options(bs->backing->bs)
-                                           : g_strdup("null"));
-        }
+        g_ptr_array_add(v, bdrv_json_string(bdrv_get_filename(bs)));
     }
-    for (r = 0; r <= G_N_ELEMENTS(json_key_order); r++) {
+    if (bs->drv->strong_options) {
+        bs->drv->strong_options(bs, k, v);
+    }
+    if (bs->file) {
+        g_ptr_array_add(k, g_strdup(bs->file->name));
+        g_ptr_array_add(v, full_options(bs->file->bs));
+    }
+    if (bs->backing_overridden) {
+        g_ptr_array_add(k, g_strdup("backing"));
+        g_ptr_array_add(v, bs->backing ? full_options(bs->backing->bs)
+                                       : g_strdup("null"));
+    }
+    for (b = 0; b < 512; b++) {
         for (i = 0; i < k->len; i++) {
             const char *key = g_ptr_array_index(k, i);
 
-            if (key_rank(key) == (int)r && !done[r]) {
+            if (bdrv_key_bucket(key) == b) {
                 g_string_append_printf(out, "%s\"%s\": %s",
                                        out->len > 1 ? ", " : "", key,
                                        (char *)g_ptr_array_index(v, i));
             }
         }
-        done[r] = true;
     }
     g_string_append_c(out, '}');
     g_ptr_array_free(k, TRUE);
@@ -95,16 +104,39 @@ static char *full_options(BlockDriverState *bs)
     return g_string_free(out, FALSE);
 }
 
+/* A node QEMU opens by its filename alone (its .bdrv_file_open) */
+static bool opens_as_protocol(BlockDriverState *bs)
+{
+    return bs->drv->is_protocol || bs->drv->is_filter;
+}
+
+static bool is_exact(const char *filename)
+{
+    return !g_str_has_prefix(filename, "json:");
+}
+
+/*
+ * QEMU's rule: a driver's own exact filename if it has one; else a
+ * format's file's, if that is a protocol node's exact filename and the
+ * format has no strong options nor an overridden backing file; else
+ * json:{the options}
+ */
 void bdrv_refresh_filename(BlockDriverState *bs)
 {
-    char *opts;
+    char *name = NULL, *opts;
 
-    if (bs->drv->is_protocol) {
+    if (bs->drv->exact_filename) {
+        name = bs->drv->exact_filename(bs);
+    } else if (bs->drv->is_protocol) {
         return;
+    } else if (!bs->backing_overridden && !has_strong_options(bs) &&
+               opens_as_protocol(bs->file->bs) &&
+               is_exact(bdrv_get_filename(bs->file->bs))) {
+        name = g_strdup(bdrv_get_filename(bs->file->bs));
     }
     g_free(bs->filename);
-    if (!bs->backing_overridden && !has_strong_options(bs)) {
-        bs->filename = g_strdup(bdrv_get_filename(bs->file->bs));
+    if (name) {
+        bs->filename = name;
         return;
     }
     opts = full_options(bs);
@@ -138,9 +170,9 @@ static JsonObject *image_info(BlockDriverState *bs, bool flat)
     if (bs->drv->image_info) {
         bs->drv->image_info(bs, o);
     }
-    if (!flat && bs->backing) {
-        json_object_set_object_member(o, "backing-image",
-                                      image_info(bs->backing->bs, false));
+    if (!flat && bdrv_filter_or_cow_bs(bs)) {
+        json_object_set_object_member(
+            o, "backing-image", image_info(bdrv_filter_or_cow_bs(bs), false));
     }
     return o;
 }
@@ -164,7 +196,8 @@ JsonObject *bdrv_block_device_info(BlockDriverState *bs, bool flat)
         json_object_set_string_member(o, "backing_file",
                                       bdrv_get_filename(bs->backing->bs));
     }
-    for (b = bs; !flat && b->backing; b = b->backing->bs) {
+    for (b = bdrv_filter_or_cow_bs(bs); !flat && b;
+         b = bdrv_filter_or_cow_bs(b)) {
         depth++;
     }
     json_object_set_int_member(o, "backing_file_depth", depth);

@@ -185,6 +185,7 @@ static int read_backing(BlockDriverState *bs, uint64_t offset, uint64_t n,
     if (avail) {
         qemu_iovec_init(&part, qiov->niov);
         qemu_iovec_concat(&part, qiov, qoff, avail);
+        bdrv_debug_event(bs->backing->bs, BLKDEBUG_EVENT_READ_BACKING_AIO);
         ret = bdrv_preadv(bs->backing, offset, avail, &part, 0);
         qemu_iovec_destroy(&part);
     }
@@ -281,6 +282,7 @@ int qcow2_co_preadv(BlockDriverState *bs, int64_t offset, int64_t bytes,
             }
             qemu_iovec_reset(&part);
             qemu_iovec_concat(&part, qiov, qoff, n);
+            bdrv_debug_event(bs->file->bs, BLKDEBUG_EVENT_READ_AIO);
             ret = bdrv_preadv(bs->file, host + in_off, n, &part, 0);
             break;
         }
@@ -379,6 +381,7 @@ static int write_allocate(BlockDriverState *bs, uint64_t *table, uint64_t l2i,
     if (tail) {
         qemu_iovec_add(&v, tailbuf, tail);
     }
+    bdrv_debug_event(bs->file->bs, BLKDEBUG_EVENT_WRITE_AIO);
     ret = bdrv_pwritev(bs->file, host, k * s->cluster_size, &v, 0);
     qemu_iovec_destroy(&v);
     if (ret < 0) {
@@ -458,6 +461,7 @@ int qcow2_co_pwritev(BlockDriverState *bs, int64_t offset, int64_t bytes,
         case WRITE_IN_PLACE:
             qemu_iovec_reset(&part);
             qemu_iovec_concat(&part, qiov, qoff, n);
+            bdrv_debug_event(bs->file->bs, BLKDEBUG_EVENT_WRITE_AIO);
             ret = bdrv_pwritev(bs->file, host + in_off, n, &part, 0);
             break;
         case WRITE_ZERO_IN_PLACE:

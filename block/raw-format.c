@@ -83,7 +83,11 @@ static int raw_preadv(BlockDriverState *bs, int64_t offset, int64_t bytes,
 {
     int ret = raw_adjust(bs, &offset, bytes, false);
 
-    return ret ? ret : bdrv_preadv(bs->file, offset, bytes, qiov, flags);
+    if (ret) {
+        return ret;
+    }
+    bdrv_debug_event(bs->file->bs, BLKDEBUG_EVENT_READ_AIO);
+    return bdrv_preadv(bs->file, offset, bytes, qiov, flags);
 }
 
 static int raw_pwritev(BlockDriverState *bs, int64_t offset, int64_t bytes,
@@ -91,7 +95,11 @@ static int raw_pwritev(BlockDriverState *bs, int64_t offset, int64_t bytes,
 {
     int ret = raw_adjust(bs, &offset, bytes, true);
 
-    return ret ? ret : bdrv_pwritev(bs->file, offset, bytes, qiov, flags);
+    if (ret) {
+        return ret;
+    }
+    bdrv_debug_event(bs->file->bs, BLKDEBUG_EVENT_WRITE_AIO);
+    return bdrv_pwritev(bs->file, offset, bytes, qiov, flags);
 }
 
 static int raw_pwrite_zeroes(BlockDriverState *bs, int64_t offset,

@@ -15,6 +15,7 @@
 
 static const char *const kind_json_name[] = {
     [QAPI_STR] = "string",   [QAPI_INT] = "integer", [QAPI_BOOL] = "boolean",
+    [QAPI_INT32] = "integer", [QAPI_UINT64] = "integer",
     [QAPI_NUMBER] = "number", [QAPI_ANY] = "any",    [QAPI_NULL] = "null",
     [QAPI_ENUM] = "string",  [QAPI_STRUCT] = "object", [QAPI_LIST] = "array",
     [QAPI_ALTERNATE] = "alternate",
@@ -46,6 +47,22 @@ static bool type_error(const char *path, QapiKind kind, Error **errp)
     return false;
 }
 
+/* int32 and uint64 from an int64: QEMU's range check and text */
+static bool sized_int(QapiKind kind, int64_t v, const char *path, void *dst,
+                      Error **errp)
+{
+    if (kind == QAPI_UINT64) {
+        *(uint64_t *)dst = (uint64_t)v;
+        return true;
+    }
+    if (v < INT32_MIN || v > INT32_MAX) {
+        error_setg(errp, "Parameter '%s' expects int32_t", path);
+        return false;
+    }
+    *(int32_t *)dst = (int32_t)v;
+    return true;
+}
+
 /* keyval scalars: QEMU's keyval visitor's conversions and texts */
 static bool keyval_scalar(QapiKind kind, const char *s, const char *path,
                           void *dst, Error **errp)
@@ -64,6 +81,15 @@ static bool keyval_scalar(QapiKind kind, const char *s, const char *path,
         }
         *(int64_t *)dst = v;
         return true;
+    }
+    case QAPI_INT32:
+    case QAPI_UINT64: {
+        int64_t v;
+
+        if (!keyval_scalar(QAPI_INT, s, path, &v, errp)) {
+            return false;
+        }
+        return sized_int(kind, v, path, dst, errp);
     }
     case QAPI_BOOL: {
         Error *err = NULL;
@@ -152,7 +178,8 @@ static bool visit_value(const Visit *v, const QapiMemberDesc *m,
                         const char *path, void *dst, Error **errp)
 {
     if (v->keyval && value_type(n) == G_TYPE_STRING &&
-        (kind == QAPI_INT || kind == QAPI_BOOL || kind == QAPI_NUMBER)) {
+        (kind == QAPI_INT || kind == QAPI_INT32 || kind == QAPI_UINT64 ||
+         kind == QAPI_BOOL || kind == QAPI_NUMBER)) {
         return keyval_scalar(kind, json_node_get_string(n), path, dst, errp);
     }
     switch (kind) {
@@ -169,6 +196,31 @@ static bool visit_value(const Visit *v, const QapiMemberDesc *m,
         }
         *(int64_t *)dst = json_node_get_int(n);
         return true;
+    case QAPI_INT32:
+        if (value_type(n) != G_TYPE_INT64) {
+            return type_error(path, kind, errp);
+        }
+        return sized_int(kind, json_node_get_int(n), path, dst, errp);
+    case QAPI_UINT64:
+        /*
+         * Integers in [2^63, 2^64) arrive as doubles (2^64 - 1 rounded up
+         * to 2^64: saturated; doubles that large are whole); any other
+         * double (a fraction, or beyond) is refused with QEMU's text
+         */
+        if (value_type(n) == G_TYPE_DOUBLE) {
+            double d = json_node_get_double(n);
+
+            if (!(d >= 0x1p63 && d <= 0x1p64)) {
+                error_setg(errp, "Parameter '%s' expects uint64", path);
+                return false;
+            }
+            *(uint64_t *)dst = d == 0x1p64 ? UINT64_MAX : (uint64_t)d;
+            return true;
+        }
+        if (value_type(n) != G_TYPE_INT64) {
+            return type_error(path, kind, errp);
+        }
+        return sized_int(kind, json_node_get_int(n), path, dst, errp);
     case QAPI_BOOL:
         if (value_type(n) != G_TYPE_BOOLEAN) {
             return type_error(path, kind, errp);

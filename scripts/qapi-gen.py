@@ -24,6 +24,8 @@ BUILTINS = {
     # name: (JSON type of introspection, visitor kind, C type)
     "str": ("string", "QAPI_STR", "const char *"),
     "int": ("int", "QAPI_INT", "int64_t"),
+    "int32": ("int", "QAPI_INT32", "int32_t"),
+    "uint64": ("int", "QAPI_UINT64", "uint64_t"),
     "bool": ("boolean", "QAPI_BOOL", "bool"),
     "number": ("number", "QAPI_NUMBER", "double"),
     "any": ("value", "QAPI_ANY", "JsonNode *"),
@@ -31,7 +33,8 @@ BUILTINS = {
 }
 C_KEYWORDS = {"default", "int", "char", "if", "else", "for", "while",
               "struct", "union", "enum", "case", "switch", "return",
-              "restrict", "inline", "const", "static", "volatile"}
+              "restrict", "inline", "const", "static", "volatile",
+              "errno"}   # errno: a macro of <errno.h>
 
 
 def load(path):

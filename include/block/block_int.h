@@ -15,6 +15,13 @@ struct BlockDriver {
     size_t instance_size;           /* of bs->opaque */
     bool is_protocol;               /* no "file" child */
     bool has_variable_length;       /* size asked each time (devices) */
+    /*
+     * A filter (blkdebug): its child, bs->file, is shown as its backing
+     * image by the queries; it opens that child itself, in .open
+     */
+    bool is_filter;
+    /* Protocols without a "filename" option (null-co) */
+    bool no_filename;
 
     /*
      * Opens with the node's options (the union variant for this driver;
@@ -69,6 +76,14 @@ struct BlockDriver {
      */
     void (*strong_options)(BlockDriverState *bs, GPtrArray *keys,
                            GPtrArray *values);
+    /*
+     * Optional: the node's filename when its options need no json:
+     * (QEMU's exact_filename: "null-co://", "blkdebug:CONFIG:IMAGE"), or
+     * NULL.  Without it: a format's is its file's, if that is exact.
+     */
+    char *(*exact_filename)(BlockDriverState *bs);
+    /* Optional: an event of the node's parent reached it (blkdebug) */
+    void (*debug_event)(BlockDriverState *bs, BlkdebugEvent event);
 };
 
 struct BdrvChild {
@@ -119,6 +134,9 @@ extern const BlockDriver bdrv_file;
 extern const BlockDriver bdrv_host_device;
 extern const BlockDriver bdrv_raw;
 extern const BlockDriver bdrv_qcow2;
+extern const BlockDriver bdrv_null_co;
+extern const BlockDriver bdrv_null_aio;
+extern const BlockDriver bdrv_blkdebug;
 
 /*
  * Opens a backing file named in an image header (qcow2): read-only,
@@ -130,6 +148,20 @@ BlockDriverState *bdrv_open_backing_file(BlockDriverState *parent,
 BlockDriverState *bdrv_open_inline_backing(BlockDriverState *parent,
                                            const BlockdevOptions *opts,
                                            Error **errp);
+/*
+ * Opens a driver's child from its reference (a node name or inline
+ * options, which inherit the parent's flags) and attaches it as bs->file
+ * under name ("file", "image"), taking nothing yet
+ */
+bool bdrv_open_file_child(BlockDriverState *bs, const BlockdevRef *ref,
+                          const char *name, Error **errp);
+/* Tells bs (a child) that its parent reached event: blkdebug's rules */
+void bdrv_debug_event(BlockDriverState *bs, BlkdebugEvent event);
+/* The bucket (0..511) of a key in QEMU's dictionaries: their order */
+unsigned bdrv_key_bucket(const char *key);
+/* A string in JSON's syntax, quoted and escaped (strong options) */
+char *bdrv_json_string(const char *s);
+
 /* A node reference: node name or drive id, with QEMU's text if neither */
 BlockDriverState *bdrv_find_reference(const char *ref, Error **errp);
 /* Resolves a backing file name against the image's own directory */

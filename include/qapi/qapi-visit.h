@@ -33,6 +33,8 @@
 typedef enum QapiKind {
     QAPI_STR,
     QAPI_INT,
+    QAPI_INT32,     /* QEMU's int32: "Parameter 'P' expects int32_t" */
+    QAPI_UINT64,    /* QEMU's uint64: negative integers wrap, as in QEMU */
     QAPI_BOOL,
     QAPI_NUMBER,
     QAPI_ANY,       /* any JSON value, null included, kept as a node */

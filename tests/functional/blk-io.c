@@ -5,6 +5,7 @@
  *   blk-io writer OPTS LOG SEED    random writes until killed
  *   blk-io dump OPTS OUT           the disk's bytes, as a raw file
  *   blk-io bench OPTS MIB BS       sequential write, flush, read: MB/s
+ *   blk-io io OPTS CMD...          requests, one line of result each
  *
  * writer opens the image read-write (as a disk device: write permission,
  * the image locks taken), prints "ready" and then, forever: appends
@@ -14,6 +15,12 @@
  * write's first byte.  Everything logged before an "F" is on stable
  * storage; what follows the last "F" may or may not have landed
  * (tests/functional/test_block_crash.py checks exactly that).
+ *
+ * io runs each CMD ("read OFF LEN", "write OFF LEN", "zero OFF LEN",
+ * "discard OFF LEN", "flush") in turn and prints "NAME ok" or, as
+ * qemu-io does, "NAME failed: STRERROR"; a read that succeeds adds what
+ * its buffer, filled with 0xab before, holds after: "ab", "00" or
+ * "mixed" (test_block_vs_qemu72.py compares it with qemu-io's).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -202,6 +209,68 @@ static int bench(const char *opts, int64_t mib, int64_t bs)
     return 0;
 }
 
+static void io_result(const char *name, int ret, const uint8_t *buf,
+                      int64_t len)
+{
+    int64_t i;
+
+    if (ret < 0) {
+        printf("%s failed: %s\n", name, g_strerror(-ret));
+        return;
+    }
+    printf("%s ok", name);
+    if (buf) {
+        for (i = 1; i < len && buf[i] == buf[0]; i++) {
+        }
+        if (i < len || (buf[0] != 0xab && buf[0] != 0)) {
+            printf(" mixed");
+        } else {
+            printf(" %02x", buf[0]);
+        }
+    }
+    printf("\n");
+}
+
+static int io(const char *opts, char **cmds, int n)
+{
+    BlockBackend *blk = open_disk(opts, true);
+    int i;
+
+    for (i = 0; i < n; i++) {
+        char name[16] = "";
+        int64_t off = 0, len = 0;
+        uint8_t *buf;
+        int ret;
+
+        if (sscanf(cmds[i], "%15s %" SCNd64 " %" SCNd64, name, &off,
+                   &len) < 1 || len < 0 || len > (1 << 20)) {
+            fprintf(stderr, "bad command '%s'\n", cmds[i]);
+            return 2;
+        }
+        buf = g_malloc(len ? len : 1);
+        memset(buf, 0xab, len);
+        if (!strcmp(name, "read")) {
+            ret = blk_pread(blk, off, len, buf);
+            io_result(name, ret, ret < 0 ? NULL : buf, len);
+        } else if (!strcmp(name, "write")) {
+            io_result(name, blk_pwrite(blk, off, len, buf), NULL, 0);
+        } else if (!strcmp(name, "zero")) {
+            io_result("write", blk_co_pwrite_zeroes(blk, off, len, 0), NULL,
+                      0);
+        } else if (!strcmp(name, "discard")) {
+            io_result(name, blk_co_pdiscard(blk, off, len), NULL, 0);
+        } else if (!strcmp(name, "flush")) {
+            io_result(name, blk_co_flush(blk), NULL, 0);
+        } else {
+            fprintf(stderr, "bad command '%s'\n", cmds[i]);
+            return 2;
+        }
+        g_free(buf);
+    }
+    blk_unref(blk);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 5 && !strcmp(argv[1], "writer")) {
@@ -214,7 +283,10 @@ int main(int argc, char **argv)
         return bench(argv[2], strtoll(argv[3], NULL, 0),
                      strtoll(argv[4], NULL, 0));
     }
+    if (argc >= 3 && !strcmp(argv[1], "io")) {
+        return io(argv[2], argv + 3, argc - 3);
+    }
     fprintf(stderr, "usage: blk-io writer OPTS LOG SEED | dump OPTS OUT | "
-            "bench OPTS MIB BS\n");
+            "bench OPTS MIB BS | io OPTS CMD...\n");
     return 2;
 }
