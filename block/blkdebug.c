@@ -64,8 +64,6 @@ typedef struct BDRVBlkdebugState {
     unsigned take_perms, unshare_perms;
     char *config_file;
     GPtrArray *opt_keys, *opt_values;   /* strong options, for json: */
-    /* QEMU flushes a node only when written to since its last flush */
-    uint64_t write_gen, flushed_gen;
 } BDRVBlkdebugState;
 
 /* The events this build's block layer raises somewhere */
@@ -601,13 +599,6 @@ static int rule_check(BlockDriverState *bs, int64_t offset, int64_t bytes,
     return -error;
 }
 
-static void note_write(BlockDriverState *bs)
-{
-    BDRVBlkdebugState *s = bs->opaque;
-
-    __atomic_add_fetch(&s->write_gen, 1, __ATOMIC_RELAXED);
-}
-
 static int blkdebug_preadv(BlockDriverState *bs, int64_t offset,
                            int64_t bytes, QEMUIOVector *qiov, int flags)
 {
@@ -621,7 +612,6 @@ static int blkdebug_pwritev(BlockDriverState *bs, int64_t offset,
 {
     int ret = rule_check(bs, offset, bytes, BLKDEBUG_IOTYPE_WRITE);
 
-    note_write(bs);
     return ret ? ret : bdrv_pwritev(bs->file, offset, bytes, qiov, flags);
 }
 
@@ -630,7 +620,6 @@ static int blkdebug_pwrite_zeroes(BlockDriverState *bs, int64_t offset,
 {
     int ret = rule_check(bs, offset, bytes, BLKDEBUG_IOTYPE_WRITE_ZEROES);
 
-    note_write(bs);
     return ret ? ret : bdrv_pwrite_zeroes(bs->file, offset, bytes, flags);
 }
 
@@ -639,25 +628,20 @@ static int blkdebug_pdiscard(BlockDriverState *bs, int64_t offset,
 {
     int ret = rule_check(bs, offset, bytes, BLKDEBUG_IOTYPE_DISCARD);
 
-    note_write(bs);
     return ret ? ret : bdrv_pdiscard(bs->file, offset, bytes);
 }
 
-/* The child is flushed by the block layer; this is blkdebug's own part */
+/* The child is flushed by the block layer; this is blkdebug's own part,
+ * reached only when the node was written to since its last flush */
 static int blkdebug_flush_to_disk(BlockDriverState *bs)
 {
-    BDRVBlkdebugState *s = bs->opaque;
-    uint64_t gen = __atomic_load_n(&s->write_gen, __ATOMIC_RELAXED);
-    int ret;
+    return rule_check(bs, 0, 0, BLKDEBUG_IOTYPE_FLUSH);
+}
 
-    if (gen == __atomic_load_n(&s->flushed_gen, __ATOMIC_RELAXED)) {
-        return 0;
-    }
-    ret = rule_check(bs, 0, 0, BLKDEBUG_IOTYPE_FLUSH);
-    if (!ret) {
-        __atomic_store_n(&s->flushed_gen, gen, __ATOMIC_RELAXED);
-    }
-    return ret;
+/* QEMU has no such number for it (a protocol driver without one) */
+static int64_t blkdebug_allocated_file_size(BlockDriverState *bs)
+{
+    return -ENOTSUP;
 }
 
 static int64_t blkdebug_getlength(BlockDriverState *bs)
@@ -715,6 +699,8 @@ const BlockDriver bdrv_blkdebug = {
     .pdiscard = blkdebug_pdiscard,
     .flush_to_disk = blkdebug_flush_to_disk,
     .getlength = blkdebug_getlength,
+    .get_allocated_file_size = blkdebug_allocated_file_size,
+    .no_image_info = true,
     .child_perm = blkdebug_child_perm,
     .strong_options = blkdebug_strong_options,
     .exact_filename = blkdebug_exact_filename,

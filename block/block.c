@@ -670,6 +670,7 @@ int bdrv_co_pwritev(BlockDriverState *bs, int64_t offset, int64_t bytes,
     bdrv_debug_event(bs, BLKDEBUG_EVENT_PWRITEV);
     ret = bs->drv->pwritev(bs, offset, bytes, qiov, flags);
     bdrv_debug_event(bs, BLKDEBUG_EVENT_PWRITEV_DONE);
+    __atomic_add_fetch(&bs->write_gen, 1, __ATOMIC_RELAXED);
     if (!ret) {
         note_write(bs, offset + bytes);
     }
@@ -693,6 +694,7 @@ int bdrv_co_pwrite_zeroes(BlockDriverState *bs, int64_t offset,
     bdrv_debug_event(bs, BLKDEBUG_EVENT_PWRITEV_ZERO);
     ret = write_zeroes(bs, offset, bytes, flags);
     bdrv_debug_event(bs, BLKDEBUG_EVENT_PWRITEV_DONE);
+    __atomic_add_fetch(&bs->write_gen, 1, __ATOMIC_RELAXED);
     return ret;
 }
 
@@ -738,32 +740,41 @@ int bdrv_co_pdiscard(BlockDriverState *bs, int64_t offset, int64_t bytes)
         return ret;
     }
     ret = bs->drv->pdiscard(bs, offset, bytes);
+    __atomic_add_fetch(&bs->write_gen, 1, __ATOMIC_RELAXED);
     return ret == -ENOTSUP ? 0 : ret;
 }
 
 int bdrv_flush(BlockDriverState *bs)
 {
     int ret = 0, r;
+    guint64 gen;
+    bool to_disk;
 
     if (!bs || !bs->drv) {
         return 0;
     }
-    /* QEMU's events, on the primary child; flush_to_disk is raised at
-     * every flush (QEMU: only when written to since the last one) */
+    /* QEMU's events, on the primary child; the node's own flush to disk
+     * only if it was written to since its last successful flush */
+    gen = __atomic_load_n(&bs->write_gen, __ATOMIC_RELAXED);
+    to_disk = !bs->cache_no_flush &&
+              gen != __atomic_load_n(&bs->flushed_gen, __ATOMIC_RELAXED);
     bdrv_debug_event(bdrv_file_bs(bs), BLKDEBUG_EVENT_FLUSH_TO_OS);
     if (bs->drv->flush_to_os) {
         ret = bs->drv->flush_to_os(bs);
     }
-    if (!bs->cache_no_flush) {
+    if (to_disk) {
         bdrv_debug_event(bdrv_file_bs(bs), BLKDEBUG_EVENT_FLUSH_TO_DISK);
     }
     if (bs->file) {
         r = bdrv_flush(bs->file->bs);
         ret = ret ? ret : r;
     }
-    if (bs->drv->flush_to_disk && !bs->cache_no_flush) {
+    if (bs->drv->flush_to_disk && to_disk) {
         r = bs->drv->flush_to_disk(bs);
         ret = ret ? ret : r;
+    }
+    if (!ret) {
+        __atomic_store_n(&bs->flushed_gen, gen, __ATOMIC_RELAXED);
     }
     return ret;
 }

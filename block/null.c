@@ -135,6 +135,7 @@ static char *null_exact_filename(BlockDriverState *bs)
         .instance_size = sizeof(BDRVNullState),                             \
         .is_protocol = true,                                                \
         .no_filename = true,                                                \
+        .no_image_info = true,                                              \
         .open = null_open,                                                  \
         .preadv = null_preadv,                                              \
         .pwritev = null_pwritev,                                            \

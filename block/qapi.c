@@ -144,6 +144,15 @@ void bdrv_refresh_filename(BlockDriverState *bs)
     g_free(opts);
 }
 
+/* QEMU shows a dirty-flag for nodes whose driver answers bdrv_get_info */
+static bool has_image_info(BlockDriverState *bs)
+{
+    while (bs->drv->image_info_from_file && bs->file) {
+        bs = bs->file->bs;
+    }
+    return !bs->drv->no_image_info;
+}
+
 static JsonObject *image_info(BlockDriverState *bs, bool flat)
 {
     JsonObject *o = json_object_new();
@@ -152,7 +161,9 @@ static JsonObject *image_info(BlockDriverState *bs, bool flat)
 
     json_object_set_string_member(o, "filename", bdrv_get_filename(bs));
     json_object_set_string_member(o, "format", bs->drv->format_name);
-    json_object_set_boolean_member(o, "dirty-flag", false);
+    if (has_image_info(bs)) {
+        json_object_set_boolean_member(o, "dirty-flag", false);
+    }
     if (actual >= 0) {
         json_object_set_int_member(o, "actual-size", actual);
     }

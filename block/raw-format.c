@@ -184,6 +184,7 @@ const BlockDriver bdrv_raw = {
     .format_name = "raw",
     .driver = BLOCKDEV_DRIVER_RAW,
     .instance_size = sizeof(BDRVRawFormatState),
+    .image_info_from_file = true,
     .open = raw_open,
     .preadv = raw_preadv,
     .pwritev = raw_pwritev,

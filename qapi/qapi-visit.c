@@ -268,8 +268,9 @@ static bool visit_value(const Visit *v, const QapiMemberDesc *m,
         list->items = g_malloc0(m->elem_size * (list->len ? list->len : 1));
         for (i = 0; i < list->len; i++) {
             char *epath = g_strdup_printf("%s[%u]", path, i);
+            /* QEMU's visitor names list elements "null" (enum texts) */
             bool ok = visit_value(v, m, m->elem_kind,
-                                  json_array_get_element(a, i), name, epath,
+                                  json_array_get_element(a, i), "null", epath,
                                   (char *)list->items + i * m->elem_size,
                                   errp);
 

@@ -22,6 +22,12 @@ struct BlockDriver {
     bool is_filter;
     /* Protocols without a "filename" option (null-co) */
     bool no_filename;
+    /*
+     * No image information of its own (QEMU's .bdrv_get_info): the
+     * queries show no dirty-flag; raw shows its file's
+     */
+    bool no_image_info;
+    bool image_info_from_file;
 
     /*
      * Opens with the node's options (the union variant for this driver;
@@ -124,6 +130,12 @@ struct BlockDriverState {
     uint32_t request_alignment;     /* O_DIRECT needs aligned requests */
 
     gint64 wr_highest_offset;       /* atomic */
+    /*
+     * QEMU's flush generations (atomic): write_gen counts write requests
+     * (failed ones too), flushed_gen is its value at the last successful
+     * flush; a flush finds nothing to make stable while they are equal
+     */
+    guint64 write_gen, flushed_gen;
     /* The size, as QEMU keeps it: read at open, after a resize, grown by
      * writes past the end (atomic; not for has_variable_length drivers) */
     gint64 total_bytes;

@@ -14,9 +14,16 @@
    / block_resize session including its errors, answer as QEMU 7.2 does
    (automatic node names "#blockNNN" compared without their number,
    timings left out).
+4. null-co, null-aio and blkdebug over QMP: adds (inline rules and
+   config files), their errors, the queries, blockdev-del, as QEMU 7.2;
+   what this build refuses where 7.2 accepts says why; a blkdebug config
+   that is a FIFO holds blockdev-add until its writer closes it, in both.
+5. Requests: blkdebug's rules fail reads, writes, zero writes, discards
+   and flushes with their errno, and null-co reads leave the buffer or
+   zero it, as qemu-io (QEMU 7.2's) sees them: blk-io io against qemu-io.
 
 QEMU 7.2 runs with -accel tcg (no /dev/kvm needed), this binary with
--accel qtest.  Skips (77) without QEMU 7.2; needs qemu-img.
+-accel qtest.  Skips (77) without QEMU 7.2; needs qemu-img and qemu-io.
 """
 
 import json
@@ -418,12 +425,299 @@ def test_qmp(img):
                f"\n# ours   {json.dumps(o)}\n# qemu72 {json.dumps(t)}")
 
 
+# 4. null-co and blkdebug --------------------------------------------------
+
+# Config files for blkdebug, written into the image directory
+CONFIGS = {
+    "rules.cfg": '[inject-error]\nevent = "read_aio"\nerrno = "28"\n'
+                 'once = "on"\n\n# comment\n[set-state]\n'
+                 'event = "write_aio"\nnew_state = "2"\n\n'
+                 '[inject-error "e1"]\nevent = "write_aio"\n'
+                 'state = "2"\nsector = "8"\niotype = "write"\n',
+    "empty.cfg": "",
+    "group.cfg": '[bogus]\nevent = "read_aio"\n',
+    "event.cfg": '[inject-error]\nevent = "nosuch"\n',
+    "noevent.cfg": '[inject-error]\nerrno = "5"\n',
+    "number.cfg": '[inject-error]\nevent = "read_aio"\nerrno = "x"\n',
+    "bool.cfg": '[inject-error]\nevent = "read_aio"\nonce = "maybe"\n',
+    "key.cfg": '[set-state]\nevent = "read_aio"\nbogus = "1"\n',
+    "nogroup.cfg": 'event = "read_aio"\n',
+    "parse.cfg": '[inject-error]\n   \n',
+    "iotype.cfg": '[inject-error]\nevent = "read_aio"\niotype = "x"\n',
+    "dupid.cfg": '[inject-error "a"]\nevent = "read_aio"\n'
+                 '[inject-error "a"]\nevent = "write_aio"\n',
+    "badid.cfg": '[inject-error "1a"]\nevent = "read_aio"\n',
+    "l2.cfg": '[inject-error]\nevent = "l2_load"\n',
+}
+
+
+def write_configs(img):
+    for name, text in CONFIGS.items():
+        with open(img.path(name), "w") as f:
+            f.write(text)
+
+
+def null(**kw):
+    return dict({"driver": "null-co"}, **kw)
+
+
+def dbg(name, **kw):
+    return dict({"driver": "blkdebug", "node-name": name,
+                 "image": null()}, **kw)
+
+
+NULL_SESSION = [
+    (B, null(**{"node-name": "n0"})),
+    (B, null(**{"node-name": "n1", "size": 1000})),
+    (B, null(**{"node-name": "n2", "latency-ns": 1000})),
+    (B, null(**{"node-name": "n3", "read-zeroes": True})),
+    (B, {"driver": "null-aio", "node-name": "n4", "size": 4096,
+         "read-zeroes": False}),
+    (B, null(**{"node-name": "n5", "latency-ns": -1})),
+    (B, null(**{"node-name": "n5", "latency-ns": 1.5})),
+    (B, null(**{"node-name": "n5", "size": "x"})),
+    (B, null(**{"node-name": "n5", "size": (1 << 63) - 1})),
+    (B, null(**{"node-name": "n5", "filename": "null-co://"})),
+    (B, null(**{"node-name": "n5", "bogus": 1})),
+    (B, {"driver": "raw", "node-name": "r0", "file": null(size=1 << 20)}),
+    (B, {"driver": "qcow2", "node-name": "q0",
+         "file": null(**{"read-zeroes": True})}),
+    (B, dbg("b0", image="n0")),
+    (B, dbg("b1", image=null(**{"read-zeroes": True}))),
+    (B, dbg("b2", config="@rules.cfg")),
+    (B, dbg("b3", config="@empty.cfg", **{"take-child-perms": ["write"]})),
+    (B, dbg("b4", **{"inject-error": [{"event": "read_aio", "errno": 5,
+                                      "sector": 3, "once": True}],
+                     "set-state": [{"event": "flush_to_os",
+                                    "new_state": 2, "state": 1}]})),
+    (B, dbg("b5", config="@rules.cfg", align=0)),
+    (B, {"driver": "raw", "node-name": "r1", "file": "b1"}),
+    (B, {"driver": "raw", "node-name": "r2", "file": dbg("b6")}),
+    (B, dbg("b7", config="@nonexistent")),
+    (B, dbg("b7", config="@nonexistent", image="nope")),
+    (B, dbg("b7", image="nope")),
+    (B, {"driver": "blkdebug", "node-name": "b7"}),
+    (B, dbg("b7", align=3)),
+    (B, dbg("b7", align=-1)),
+    (B, dbg("b7", align=1 << 31)),
+    (B, dbg("b7", **{"max-transfer": 1 << 32})),
+    (B, dbg("b7", **{"max-discard": -5, "opt-write-zero": -1})),
+    (B, dbg("b7", align=4096, **{"max-transfer": 1000})),
+    (B, dbg("b7", **{"max-write-zero": 1000, "opt-write-zero": 512})),
+    (B, dbg("b7", **{"inject-error": [{"event": "bogus"}]})),
+    (B, dbg("b7", **{"inject-error": [{"errno": 5}]})),
+    (B, dbg("b7", **{"set-state": [{"event": "read_aio"}]})),
+    (B, dbg("b7", **{"inject-error": [{"event": "read_aio", "x": 1}]})),
+    (B, dbg("b7", **{"take-child-perms": ["bogus"]})),
+] + [(B, dbg("b7", config="@" + c)) for c in CONFIGS
+     if c not in ("rules.cfg", "empty.cfg", "l2.cfg")] + [
+    ("query-named-block-nodes", None),
+    ("query-named-block-nodes", {"flat": True}),
+    ("query-blockstats", {"query-nodes": True}),
+    ("blockdev-del", {"node-name": "n0"}),
+    ("blockdev-del", {"node-name": "b1"}),
+    ("blockdev-del", {"node-name": "b0"}),
+    ("blockdev-del", {"node-name": "n0"}),
+    ("blockdev-del", {"node-name": "r2"}),
+    ("blockdev-del", {"node-name": "b6"}),
+    ("query-named-block-nodes", {"flat": True}),
+]
+
+# Accepted by QEMU 7.2 (or, size=-1, fatal to it), refused here
+NULL_OURS = [
+    (null(**{"node-name": "x", "size": -1}),
+     "Parameter 'size' expects a non-negative number below 2^64"),
+    (dbg("x", align=4096), "blkdebug: align is not supported by this build"),
+    (dbg("x", **{"max-transfer": 512}),
+     "blkdebug: max-transfer is not supported by this build"),
+    (dbg("x", **{"inject-error": [{"event": "l2_load"}]}),
+     "blkdebug event 'l2_load' is never raised by this build's block layer"),
+    (dbg("x", config="@l2.cfg"),
+     "blkdebug event 'l2_load' is never raised by this build's block layer"),
+    (dbg("x", **{"inject-error": [{"event": "read_aio",
+                                   "iotype": "block-status"}]}),
+     "blkdebug iotype 'block-status' is not supported by this build"),
+    (dbg("x", **{"inject-error": [{"event": "read_aio", "errno": -2}]}),
+     "blkdebug errno -2 is not supported by this build"),
+]
+
+
+def fifo_add(binary, accel, img):
+    """blockdev-add with a FIFO config: (answered before the FIFO was
+    opened for writing, the answer after it was closed, the node's file)"""
+    fifo = img.path("fifo")
+    os.mkfifo(fifo)
+    try:
+        with Machine(binary, ["-machine", "none"] + accel) as vm:
+            vm.send_raw(json.dumps({
+                "execute": B, "arguments": dbg("f0", config=fifo, image=null(
+                    **{"read-zeroes": True}))}).encode() + b"\r\n")
+            try:
+                early = vm._read_message(timeout=1.0)
+            except TimeoutError:
+                early = None
+            with open(fifo, "w") as f:
+                f.write('[inject-error]\nevent = "read_aio"\n')
+            late = early or vm._read_message(timeout=10)
+            nodes = vm.cmd("query-named-block-nodes", {"flat": True})
+            return (early is not None, late,
+                    [n["file"].replace(img.dir, "@") for n in nodes])
+    finally:
+        os.unlink(fifo)
+
+
+def test_null_blkdebug(img):
+    def run(binary, accel):
+        img.reset()
+        write_configs(img)
+        out = []
+        with Machine(binary, ["-machine", "none"] + accel) as vm:
+            for cmd, a in NULL_SESSION:
+                r = normalize(vm.cmd_raw(cmd, sub_json(img, a)))
+                out.append(json.loads(json.dumps(r).replace(img.dir, "@")))
+        return out
+
+    theirs = run(ORACLE, THEIRS_ACCEL)
+    ours = run(BINARY, OURS_ACCEL)
+    for (cmd, a), t, o in zip(NULL_SESSION, theirs, ours):
+        report(f"null-blkdebug/{cmd} {json.dumps(a)[:80]}", o == t,
+               f"\n# ours   {json.dumps(o)}\n# qemu72 {json.dumps(t)}")
+    img.reset()
+    write_configs(img)
+    with Machine(BINARY, ["-machine", "none"] + OURS_ACCEL) as vm:
+        for a, text in NULL_OURS:
+            r = vm.cmd_raw(B, sub_json(img, a))
+            desc = r.get("error", {}).get("desc", "")
+            report(f"null-blkdebug/ours/{json.dumps(a)[:80]}",
+                   desc.startswith(text), f"{r!r}")
+    theirs = fifo_add(ORACLE, THEIRS_ACCEL, img)
+    ours = fifo_add(BINARY, OURS_ACCEL, img)
+    report("null-blkdebug/config FIFO holds blockdev-add until closed",
+           ours == theirs and not theirs[0], f"ours {ours} qemu72 {theirs}")
+
+
+# 5. Requests through blkdebug and null-co, against qemu-io ------------------
+
+IO_CASES = [
+    # (options, config file text or None, requests)
+    ("driver=null-co", None, ["read 0 512", "write 0 512", "read 0 512"]),
+    ("driver=null-co,read-zeroes=on", None, ["read 0 512"]),
+    ("driver=null-aio,size=4096", None, ["read 0 512", "flush"]),
+    ("driver=raw,file.driver=blkdebug,file.config=@cfg,"
+     "file.image.driver=null-co",
+     CONFIGS["rules.cfg"] + '[inject-error]\nevent = "write_aio"\n'
+     'state = "2"\nerrno = "5"\n',
+     ["read 0 512", "read 0 512", "write 0 512", "write 4096 512",
+      "write 0 512", "read 0 512"]),
+    ("driver=raw,file.driver=blkdebug,file.config=@cfg,"
+     "file.image.driver=null-co",
+     '[set-state]\nevent = "flush_to_os"\nnew_state = "2"\n'
+     '[inject-error]\nevent = "flush_to_disk"\nstate = "2"\n'
+     'iotype = "flush"\nerrno = "30"\n',
+     ["flush", "write 0 512", "read 0 512", "flush"]),
+    ("driver=blkdebug,config=@cfg,image.driver=null-co",
+     '[inject-error]\nevent = "read_aio"\n', ["read 0 512"]),
+    ("driver=blkdebug,config=@cfg,image.driver=null-co",
+     '[inject-error]\nevent = "none"\nerrno = "1"\n',
+     ["flush", "read 0 512", "write 0 512"]),
+    ("driver=blkdebug,config=@cfg,image.driver=null-co",
+     '[inject-error]\nevent = "pwritev"\niotype = "write"\nerrno = "13"\n',
+     ["read 0 512", "write 0 512", "write 512 512", "zero 0 4096"]),
+    ("driver=blkdebug,config=@cfg,image.driver=null-co",
+     '[inject-error]\nevent = "pwritev_zero"\nerrno = "27"\nonce = "on"\n',
+     ["write 0 512", "zero 0 4096", "zero 0 4096"]),
+    ("driver=blkdebug,discard=unmap,config=@cfg,image.driver=null-co",
+     '[inject-error]\nevent = "none"\niotype = "discard"\nerrno = "95"\n',
+     ["discard 0 4096", "write 0 512"]),
+    ("driver=raw,file.driver=blkdebug,file.config=@cfg,"
+     "file.image.driver=null-co",
+     '[inject-error]\nevent = "flush_to_disk"\niotype = "flush"\n'
+     'errno = "30"\nonce = "on"\n',
+     ["flush", "write 0 512", "flush"]),
+    ("driver=raw,file.driver=blkdebug,file.config=@cfg,"
+     "file.image.driver=null-co",
+     '[inject-error]\nevent = "flush_to_disk"\niotype = "flush"\n'
+     'errno = "30"\n', ["write 0 512", "flush", "write 0 512"]),
+    ("driver=raw,file.driver=blkdebug,file.config=@cfg,"
+     "file.image.driver=null-co",
+     '[set-state]\nevent = "read_aio"\nnew_state = "3"\n'
+     '[set-state]\nevent = "read_aio"\nstate = "3"\nnew_state = "4"\n'
+     '[inject-error]\nevent = "read_aio"\nstate = "4"\nerrno = "12"\n',
+     ["read 0 512", "read 0 512", "read 0 512", "read 0 512"]),
+]
+
+QEMU_IO_CMD = {"read": "read -v", "write": "write -P 0xab", "zero": "write -z",
+               "discard": "discard", "flush": "flush"}
+
+
+def qemu_io(opts, cmds):
+    """qemu-io's output and exit status for cmds (blk-io io's)"""
+    args = ["qemu-io", "--image-opts", opts]
+    for c in cmds:
+        name, *rest = c.split()
+        args += ["-c", " ".join([QEMU_IO_CMD[name]] + rest)]
+    r = subprocess.run(args, capture_output=True, text=True, timeout=30)
+    return r.stdout.splitlines(), r.returncode
+
+
+def qemu_io_results(opts, cmds):
+    """qemu-io's answers to cmds, in blk-io io's form.  qemu-io prints
+    nothing for a flush, failed or not, only its exit status says: a
+    flush is "flush ok" or "flush failed" (no errno) when the commands
+    before it all succeeded, else "flush unknown"."""
+    lines, _ = qemu_io(opts, cmds)
+    out = []
+    for i, c in enumerate(cmds):
+        name = c.split()[0]
+        shown = "write" if name == "zero" else name
+        if name == "flush":
+            before, after = qemu_io(opts, cmds[:i])[1], \
+                qemu_io(opts, cmds[:i + 1])[1]
+            out.append("flush unknown" if before else
+                       "flush failed" if after else "flush ok")
+            continue
+        if lines and lines[0].startswith(f"{shown} failed: "):
+            out.append(lines.pop(0))
+            continue
+        data = []
+        while lines and re.match(r"[0-9a-f]{8}:", lines[0]):
+            data += lines.pop(0).split(":", 1)[1].split()[:16]
+        lines = lines[2:]           # "read/wrote N/N bytes", the speed
+        if name == "read":
+            kinds = set(data)
+            out.append("read ok " + (kinds.pop() if len(kinds) == 1 and
+                                     kinds <= {"ab", "00"} else "mixed"))
+        else:
+            out.append(f"{shown} ok")
+    return out
+
+
+def test_io(img):
+    blk_io = os.environ.get("BLK_IO", "build/tests/functional/blk-io")
+    for opts, cfg, cmds in IO_CASES:
+        img.reset()
+        if cfg is not None:
+            with open(img.path("cfg"), "w") as f:
+                f.write(cfg)
+        o = opts.replace("@", img.dir + "/")
+        theirs = qemu_io_results(o, cmds)
+        r = subprocess.run([blk_io, "io", o] + cmds, capture_output=True,
+                           text=True, timeout=30)
+        ours = r.stdout.splitlines() if r.returncode == 0 else [r.stderr]
+        ours = ["flush failed" if o.startswith("flush failed") else o
+                for o in ours]
+        ours = ["flush unknown" if t == "flush unknown" else o
+                for o, t in zip(ours, theirs)] + ours[len(theirs):]
+        report(f"io/{opts[:60]} {cfg!r:.40} {cmds}", ours == theirs,
+               f"\n# ours   {ours}\n# qemu72 {theirs}")
+
+
 def main():
     if not os.path.exists(ORACLE):
         skip("QEMU 7.2 is not installed (/usr/bin/qemu-system-x86_64)")
-    if not shutil.which("qemu-img"):
-        print("not ok 1 - qemu-img missing (scripts/install-deps.sh --tests "
-              "installs qemu-utils)")
+    if not shutil.which("qemu-img") or not shutil.which("qemu-io"):
+        print("not ok 1 - qemu-img or qemu-io missing "
+              "(scripts/install-deps.sh --tests installs qemu-utils)")
         return 1
     img = Images()
     try:
@@ -431,6 +725,8 @@ def main():
         test_locks(img)
         test_contention(img)
         test_qmp(img)
+        test_null_blkdebug(img)
+        test_io(img)
     finally:
         shutil.rmtree(img.dir, ignore_errors=True)
     print(f"1..{n}")
