@@ -436,6 +436,11 @@ static bool parse_drive_keys(QemuOpts *o, DriveConfig *c, Error **errp)
     }
     c->read_only = ro || c->cdrom;
     c->file = qemu_opt_get(o, "file");
+    if (qemu_opt_get(o, "driver")) {
+        error_setg(errp, "-drive driver= is not supported by this build; "
+                   "use format= and file=, or -blockdev");
+        return false;
+    }
     c->node_name = qemu_opt_get(o, "node-name");
     c->force_share = qemu_opt_get(o, "force-share");
     c->auto_read_only = qemu_opt_get(o, "auto-read-only");
@@ -582,6 +587,13 @@ static bool protocol_keys(QemuOpts *o, const char *proto, JsonObject *po,
         if (is_drive_key(opt->name) || !g_str_has_prefix(opt->name, "file.")) {
             continue;
         }
+        /* QEMU names these strings in json: filenames ("size": "4096"),
+         * which this build's null driver does not keep */
+        if (g_str_has_prefix(proto, "null-")) {
+            error_setg(errp, "-drive file.%s= for %s is not supported by "
+                       "this build; use -blockdev", key, proto);
+            return false;
+        }
         if (!qapi_struct_has_member(&qapi_desc_BlockdevOptions, tag, key) ||
             !strcmp(key, "driver") || !strcmp(key, "filename")) {
             error_setg(errp, "Block protocol '%s' doesn't support the option "
@@ -639,8 +651,40 @@ static const char *probe_format(BlockDriverState *file_bs, const char *name)
 }
 
 /*
+ * The protocol a -drive file= names: "null-co://" and "null-aio://" are
+ * QEMU's null drivers (that exact text only, as QEMU checks); a
+ * "blkdebug:" filename is refused (QEMU parses it into options, which
+ * this build takes from -blockdev only); anything else is a file
+ */
+static const char *filename_protocol(const char *file, Error **errp)
+{
+    static const char *const nulls[] = { "null-co", "null-aio" };
+    guint i;
+
+    for (i = 0; i < G_N_ELEMENTS(nulls); i++) {
+        size_t n = strlen(nulls[i]);
+
+        if (!strncmp(file, nulls[i], n) && file[n] == ':') {
+            if (strcmp(file + n, "://")) {
+                error_setg(errp, "The only allowed filename for this driver "
+                           "is '%s://'", nulls[i]);
+                return NULL;
+            }
+            return nulls[i];
+        }
+    }
+    if (g_str_has_prefix(file, "blkdebug:")) {
+        error_setg(errp, "A blkdebug: filename is not supported by this "
+                   "build; define the node with -blockdev or blockdev-add");
+        return NULL;
+    }
+    return "file";
+}
+
+/*
  * The protocol node of a -drive (file or host_device, by what the path
- * is), the format probed when format= is absent, and the format node
+ * is, or null-co / null-aio by its name), the format probed when format=
+ * is absent, and the format node
  */
 static BlockDriverState *drive_open_medium(QemuOpts *o, const DriveConfig *c,
                                            Error **errp)
@@ -661,14 +705,22 @@ static BlockDriverState *drive_open_medium(QemuOpts *o, const DriveConfig *c,
     if (c->node_name && !bdrv_check_node_name(c->node_name, errp)) {
         goto out;
     }
-    proto = stat(c->file, &st) == 0 &&
-            (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)) ? "host_device"
-                                                         : "file";
+    proto = filename_protocol(c->file, errp);
+    if (!proto) {
+        goto out;
+    }
+    if (!strcmp(proto, "file")) {
+        proto = stat(c->file, &st) == 0 &&
+                (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)) ? "host_device"
+                                                             : "file";
+    }
     if (!protocol_keys(o, proto, po, errp)) {
         goto out;
     }
     json_object_set_string_member(po, "driver", proto);
-    json_object_set_string_member(po, "filename", c->file);
+    if (!g_str_has_prefix(proto, "null-")) {
+        json_object_set_string_member(po, "filename", c->file);
+    }
     set_base_options(po, c);
     set_str(po, "locking", c->locking);
     set_str(po, "aio", c->aio);

@@ -170,6 +170,44 @@ static bool visit_alternate(const Visit *v, const QapiAltDesc *alt,
 }
 
 /*
+ * keyval's lists: "inject-error.0.event=..." gives an object whose keys
+ * are indexes; they must be 0, 1, ... with none missing, as QEMU's keyval
+ * parser wants ("Parameter 'inject-error.0' missing").  NULL (errp set
+ * only for a missing index) when the object is not such a list.
+ */
+static JsonArray *keyval_list(JsonObject *o, const char *path, Error **errp)
+{
+    guint n = json_object_get_size(o), i;
+    GList *keys = json_object_get_members(o), *l;
+    JsonArray *a;
+
+    for (l = keys; l; l = l->next) {
+        const char *k = l->data;
+
+        if (!*k || strspn(k, "0123456789") != strlen(k)) {
+            g_list_free(keys);
+            return NULL;
+        }
+    }
+    g_list_free(keys);
+    a = json_array_sized_new(n);
+    for (i = 0; i < n; i++) {
+        char key[16];
+        JsonNode *e;
+
+        g_snprintf(key, sizeof(key), "%u", i);
+        e = json_object_get_member(o, key);
+        if (!e) {
+            error_setg(errp, "Parameter '%s.%u' missing", path, i);
+            json_array_unref(a);
+            return NULL;
+        }
+        json_array_add_element(a, json_node_copy(e));
+    }
+    return a;
+}
+
+/*
  * One value of the given kind at dst.  name is the member's own name (the
  * enum error names it alone, as QEMU does), path its full path.
  */
@@ -257,17 +295,28 @@ static bool visit_value(const Visit *v, const QapiMemberDesc *m,
         return visit_alternate(v, m->alt, n, name, path, dst, errp);
     case QAPI_LIST: {
         struct { unsigned len; void *items; } *list = dst;
+        g_autoptr(JsonArray) from_keyval = NULL;
         JsonArray *a;
         guint i;
 
-        if (!JSON_NODE_HOLDS_ARRAY(n)) {
+        if (v->keyval && JSON_NODE_HOLDS_OBJECT(n)) {
+            Error *err = NULL;
+
+            from_keyval = keyval_list(json_node_get_object(n), path, &err);
+            if (err) {
+                error_propagate(errp, err);
+                return false;
+            }
+        }
+        if (!JSON_NODE_HOLDS_ARRAY(n) && !from_keyval) {
             return type_error(path, kind, errp);
         }
-        a = json_node_get_array(n);
+        a = from_keyval ? from_keyval : json_node_get_array(n);
         list->len = json_array_get_length(a);
         list->items = g_malloc0(m->elem_size * (list->len ? list->len : 1));
         for (i = 0; i < list->len; i++) {
-            char *epath = g_strdup_printf("%s[%u]", path, i);
+            char *epath = g_strdup_printf(v->keyval ? "%s.%u" : "%s[%u]",
+                                          path, i);
             /* QEMU's visitor names list elements "null" (enum texts) */
             bool ok = visit_value(v, m, m->elem_kind,
                                   json_array_get_element(a, i), "null", epath,

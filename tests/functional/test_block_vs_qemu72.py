@@ -162,6 +162,30 @@ CLI_SAME = [
     ["-blockdev", "driver=file,filename=/dev/null,node-name=a"],
     ["-blockdev", "driver=file,filename=@r.raw,node-name=a", "-blockdev",
      "driver=file,filename=@r.raw,node-name=a"],
+    ["-drive", "file=null-co://x,if=none,format=raw"],
+    ["-drive", "file=null-aio:,if=none,format=raw"],
+    ["-blockdev", "driver=null-co,node-name=a,filename=null-co://"],
+    ["-blockdev", "driver=null-co,node-name=a,size=1M"],
+    ["-blockdev", "driver=null-co,node-name=a,latency-ns=-1"],
+    ["-blockdev", "driver=null-co,node-name=a,latency-ns=x"],
+    ["-blockdev", "driver=null-aio,node-name=a,read-zeroes=maybe"],
+    ["-blockdev", "driver=blkdebug,node-name=a,image.driver=null-co,"
+                  "max-transfer=99999999999"],
+    ["-blockdev", "driver=blkdebug,node-name=a,image.driver=null-co,"
+                  "align=x"],
+    ["-blockdev", "driver=blkdebug,node-name=a,image.driver=null-co,"
+                  "inject-error.1.event=read_aio"],
+    ["-blockdev", "driver=blkdebug,node-name=a,image.driver=null-co,"
+                  "inject-error.0.event=read_aio,inject-error.0.errno=x"],
+    ["-blockdev", "driver=blkdebug,node-name=a,image.driver=null-co,"
+                  "inject-error.x.event=read_aio"],
+    ["-blockdev", "driver=blkdebug,node-name=a,image.driver=null-co,"
+                  "set-state.0.event=read_aio"],
+    ["-blockdev", "driver=blkdebug,node-name=a,image.driver=null-co,"
+                  "take-child-perms.0=write,take-child-perms.1=bogus"],
+    ["-blockdev", "driver=blkdebug,node-name=a,image.driver=null-co,"
+                  "config=@nonexistent"],
+    ["-blockdev", "driver=blkdebug,node-name=a,image=nope"],
 ]
 
 # Accepted by QEMU 7.2, refused here: (args, text)
@@ -176,6 +200,16 @@ CLI_OURS = [
     (["-blockdev", "driver=qcow2,node-name=a,lazy-refcounts=on,"
                    "file.driver=file,file.filename=@q.qcow2"],
      "qcow2: lazy-refcounts=on is not supported by this build"),
+    (["-drive", "file=null-aio://,if=none,format=raw,file.size=4096"],
+     "-drive file.size= for null-aio is not supported by this build"),
+    (["-drive", "driver=null-co,if=none"],
+     "-drive driver= is not supported by this build"),
+    (["-drive", "file=blkdebug::null-co://,if=none,format=raw"],
+     "A blkdebug: filename is not supported by this build"),
+    (["-blockdev", "driver=blkdebug,node-name=a,image.driver=null-co,"
+                   "inject-error.0.event=l2_load"],
+     "blkdebug event 'l2_load' is never raised by this build's block "
+     "layer"),
 ]
 
 
@@ -345,6 +379,14 @@ QMP_CONFIGS = [
      "-blockdev", "driver=raw,file=f0,node-name=r1,offset=512,size=1024",
      "-blockdev", "driver=qcow2,file.driver=file,file.filename=@top.qcow2,"
                   "node-name=q0,backing=r1"],
+    ["-drive", "file=null-co://,if=none,id=d0", "-drive",
+     "file=null-aio://,if=none,format=raw,id=d1,readonly=on"],
+    ["-blockdev", "driver=null-aio,node-name=n0,size=4096,read-zeroes=on",
+     "-blockdev", "driver=blkdebug,node-name=b0,image=n0,"
+                  "inject-error.0.event=read_aio,inject-error.0.once=on,"
+                  "inject-error.1.event=pwritev,inject-error.1.state=2,"
+                  "set-state.0.event=none,set-state.0.new_state=2",
+     "-blockdev", "driver=raw,node-name=r0,file=b0"],
 ]
 
 B = "blockdev-add"
