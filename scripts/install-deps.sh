@@ -37,7 +37,8 @@ if [ $tests = yes ]; then
     pkgs="$pkgs iproute2"
     # option-effects: the KVM calls an option makes, seen with strace
     pkgs="$pkgs strace"
-    # qemu-img is the oracle of the image format tests
+    # qemu-img and qemu-io are the oracles of the image format and
+    # blkdebug tests
     pkgs="$pkgs qemu-utils"
     # tests/libvirt: libvirt 9.0's embedded QEMU driver, virsh, the
     # libvirt-qemu user it looks up, and the Python bindings
