@@ -31,6 +31,8 @@ struct Chardev {
     bool read_paused;      /* the frontend's can_read said 0 */
     bool has_frontend;
     ChardevHandlers handlers;
+    GRecMutex lock;        /* the I/O state; see char.c */
+    GMainContext *context; /* where its watches run; NULL: the default */
     GByteArray *outq;      /* output the peer has not taken yet */
     char *unlink_path;     /* listening socket file, removed at exit */
     int logfd;             /* logfile=: a copy of the output, or -1 */
@@ -40,6 +42,13 @@ struct Chardev {
 };
 
 void qemu_chr_fd_attach(Chardev *chr, int in_fd, int out_fd);
+/* A watch (fn gets chr) in the chardev's context; its source id */
+guint qemu_chr_add_fd_watch(Chardev *chr, int fd, GIOCondition cond,
+                            GUnixFDSourceFunc fn);
+/* Destroys the source *id names in the chardev's context; *id = 0 */
+void qemu_chr_remove_source(Chardev *chr, guint *id);
+/* A server socket listens for the next client (char-socket.c) */
+void qemu_chr_socket_listen(Chardev *chr);
 void qemu_chr_fd_detach(Chardev *chr);
 bool qemu_chr_open_socket(Chardev *chr, QemuOpts *opts, Error **errp);
 void qemu_chr_register_cleanup(void);

@@ -29,25 +29,36 @@
 static gboolean socket_accept(gint fd, GIOCondition cond, gpointer opaque)
 {
     Chardev *chr = opaque;
+    GSource *self = g_main_current_source();
     int cfd;
 
+    qemu_chr_lock(chr);
+    if (self && g_source_is_destroyed(self)) {
+        /* another thread stopped listening while we waited */
+        qemu_chr_unlock(chr);
+        return G_SOURCE_REMOVE;
+    }
     cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
     if (cfd < 0) {
         /* EAGAIN/ECONNABORTED/EMFILE...: keep listening */
+        qemu_chr_unlock(chr);
         return G_SOURCE_CONTINUE;
     }
     /* One client at a time: later ones wait in the backlog */
     chr->listen_watch = 0;
     qemu_chr_fd_attach(chr, cfd, cfd);
+    qemu_chr_unlock(chr);
     return G_SOURCE_REMOVE;
 }
 
-static void socket_listen_again(Chardev *chr)
+void qemu_chr_socket_listen(Chardev *chr)
 {
+    qemu_chr_lock(chr);
     if (chr->listen_fd >= 0 && !chr->listen_watch) {
-        chr->listen_watch = g_unix_fd_add(chr->listen_fd, G_IO_IN,
-                                          socket_accept, chr);
+        chr->listen_watch = qemu_chr_add_fd_watch(chr, chr->listen_fd,
+                                                  G_IO_IN, socket_accept);
     }
+    qemu_chr_unlock(chr);
 }
 
 static bool socket_fill_addr(struct sockaddr_un *sa, const char *path,
@@ -78,7 +89,7 @@ static void socket_wait_client(Chardev *chr, const char *desc)
     if (cfd >= 0) {
         qemu_chr_fd_attach(chr, cfd, cfd);
     } else {
-        socket_listen_again(chr);
+        qemu_chr_socket_listen(chr);
     }
 }
 
@@ -87,11 +98,11 @@ static void socket_serve(Chardev *chr, int fd, const char *desc, bool wait)
 {
     g_unix_set_fd_nonblocking(fd, TRUE, NULL);
     chr->listen_fd = fd;
-    chr->disconnected = socket_listen_again;
+    chr->disconnected = qemu_chr_socket_listen;
     if (wait) {
         socket_wait_client(chr, desc);
     } else {
-        socket_listen_again(chr);
+        qemu_chr_socket_listen(chr);
     }
 }
 

@@ -16,6 +16,14 @@
  * event and other monitor).  A peer that leaves more than CHR_MAX_QUEUED
  * bytes unread is disconnected.  Errors on write are handled from an idle
  * callback, because the writer is often the frontend's own read handler.
+ *
+ * Threads: a chardev's watches run in its GMainContext (the default one,
+ * or the QMP monitors' I/O thread, qemu_chr_set_context()).  Its I/O state
+ * is under chr->lock, a recursive mutex held around every watch callback,
+ * so the frontend's read and event handlers run with it held; a frontend
+ * in another thread takes it (qemu_chr_lock()) to keep its own state
+ * consistent with them.  Lock order: a chardev's lock before anything a
+ * frontend locks; nothing that can block runs under it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -67,21 +75,110 @@ bool qemu_chr_opt_bool(QemuOpts *opts, const char *name, bool defval,
     return true;
 }
 
+/* Sources and locking ---------------------------------------------------- */
+
+void qemu_chr_lock(Chardev *chr)
+{
+    g_rec_mutex_lock(&chr->lock);
+}
+
+void qemu_chr_unlock(Chardev *chr)
+{
+    g_rec_mutex_unlock(&chr->lock);
+}
+
+guint qemu_chr_add_fd_watch(Chardev *chr, int fd, GIOCondition cond,
+                            GUnixFDSourceFunc fn)
+{
+    GSource *src = g_unix_fd_source_new(fd, cond);
+    guint id;
+
+    g_source_set_callback(src, (GSourceFunc)(void (*)(void))fn, chr, NULL);
+    id = g_source_attach(src, chr->context);
+    g_source_unref(src);
+    return id;
+}
+
+static guint chr_add_idle(Chardev *chr, GSourceFunc fn)
+{
+    GSource *src = g_idle_source_new();
+    guint id;
+
+    g_source_set_callback(src, fn, chr, NULL);
+    id = g_source_attach(src, chr->context);
+    g_source_unref(src);
+    return id;
+}
+
+void qemu_chr_remove_source(Chardev *chr, guint *id)
+{
+    GSource *src;
+
+    if (*id) {
+        src = g_main_context_find_source_by_id(chr->context, *id);
+        if (src) {
+            g_source_destroy(src);
+        }
+        *id = 0;
+    }
+}
+
+/*
+ * A callback of a source another thread destroyed while it waited for the
+ * lock must not act: its fd may be closed, or another connection's.
+ */
+static bool chr_source_gone(void)
+{
+    GSource *src = g_main_current_source();
+
+    return src && g_source_is_destroyed(src);
+}
+
 /* Connection I/O ------------------------------------------------------------ */
 
 static gboolean chr_readable(gint fd, GIOCondition cond, gpointer opaque);
+static gboolean chr_writable(gint fd, GIOCondition cond, gpointer opaque);
+static gboolean chr_broken_cb(gpointer opaque);
 
 static void chr_watch_input(Chardev *chr)
 {
     if (chr->in_fd >= 0 && !chr->in_watch && !chr->read_paused) {
-        chr->in_watch = g_unix_fd_add(chr->in_fd,
-                                      G_IO_IN | G_IO_HUP | G_IO_ERR,
-                                      chr_readable, chr);
+        chr->in_watch = qemu_chr_add_fd_watch(chr, chr->in_fd,
+                                              G_IO_IN | G_IO_HUP | G_IO_ERR,
+                                              chr_readable);
     }
+}
+
+void qemu_chr_set_context(Chardev *chr, GMainContext *context)
+{
+    bool listening, writing, broken;
+
+    qemu_chr_lock(chr);
+    listening = chr->listen_watch != 0;
+    writing = chr->out_watch != 0;
+    broken = chr->broken_idle != 0;
+    qemu_chr_remove_source(chr, &chr->in_watch);
+    qemu_chr_remove_source(chr, &chr->out_watch);
+    qemu_chr_remove_source(chr, &chr->listen_watch);
+    qemu_chr_remove_source(chr, &chr->broken_idle);
+    chr->context = context;
+    chr_watch_input(chr);
+    if (writing) {
+        chr->out_watch = qemu_chr_add_fd_watch(chr, chr->out_fd, G_IO_OUT,
+                                               chr_writable);
+    }
+    if (listening) {
+        qemu_chr_socket_listen(chr);
+    }
+    if (broken) {
+        chr->broken_idle = chr_add_idle(chr, chr_broken_cb);
+    }
+    qemu_chr_unlock(chr);
 }
 
 void qemu_chr_fd_attach(Chardev *chr, int in_fd, int out_fd)
 {
+    qemu_chr_lock(chr);
     chr->in_fd = in_fd;
     chr->out_fd = out_fd;
     chr->read_paused = false;
@@ -93,6 +190,7 @@ void qemu_chr_fd_attach(Chardev *chr, int in_fd, int out_fd)
     if (chr->handlers.event) {
         chr->handlers.event(chr->handlers.opaque, CHR_EVENT_OPENED);
     }
+    qemu_chr_unlock(chr);
 }
 
 static void chr_drop_msgfds(Chardev *chr)
@@ -109,14 +207,15 @@ static void chr_drop_msgfds(Chardev *chr)
 
 int qemu_chr_take_msgfd(Chardev *chr)
 {
-    int fd;
+    int fd = -1;
 
-    if (!chr->msgfds || !chr->msgfds->len) {
-        return -1;
+    qemu_chr_lock(chr);
+    if (chr->msgfds && chr->msgfds->len) {
+        fd = g_array_index(chr->msgfds, int, 0);
+        g_array_remove_index(chr->msgfds, 0);
+        chr_drop_msgfds(chr);
     }
-    fd = g_array_index(chr->msgfds, int, 0);
-    g_array_remove_index(chr->msgfds, 0);
-    chr_drop_msgfds(chr);
+    qemu_chr_unlock(chr);
     return fd;
 }
 
@@ -166,19 +265,11 @@ static ssize_t chr_recv(Chardev *chr, int fd, uint8_t *buf, size_t len)
 
 void qemu_chr_fd_detach(Chardev *chr)
 {
+    qemu_chr_lock(chr);
     chr_drop_msgfds(chr);
-    if (chr->in_watch) {
-        g_source_remove(chr->in_watch);
-        chr->in_watch = 0;
-    }
-    if (chr->out_watch) {
-        g_source_remove(chr->out_watch);
-        chr->out_watch = 0;
-    }
-    if (chr->broken_idle) {
-        g_source_remove(chr->broken_idle);
-        chr->broken_idle = 0;
-    }
+    qemu_chr_remove_source(chr, &chr->in_watch);
+    qemu_chr_remove_source(chr, &chr->out_watch);
+    qemu_chr_remove_source(chr, &chr->broken_idle);
     if (chr->outq) {
         g_byte_array_set_size(chr->outq, 0);
     }
@@ -199,21 +290,28 @@ void qemu_chr_fd_detach(Chardev *chr)
     if (chr->disconnected) {
         chr->disconnected(chr);
     }
+    qemu_chr_unlock(chr);
 }
 
 void qemu_chr_disconnect(Chardev *chr)
 {
+    qemu_chr_lock(chr);
     if (chr->in_fd >= 0 || chr->out_fd >= 0) {
         qemu_chr_fd_detach(chr);
     }
+    qemu_chr_unlock(chr);
 }
 
 static gboolean chr_broken_cb(gpointer opaque)
 {
     Chardev *chr = opaque;
 
-    chr->broken_idle = 0;
-    qemu_chr_disconnect(chr);
+    qemu_chr_lock(chr);
+    if (!chr_source_gone()) {
+        chr->broken_idle = 0;
+        qemu_chr_disconnect(chr);
+    }
+    qemu_chr_unlock(chr);
     return G_SOURCE_REMOVE;
 }
 
@@ -224,13 +322,12 @@ static void chr_mark_broken(Chardev *chr)
         g_byte_array_set_size(chr->outq, 0);
     }
     if (!chr->broken_idle) {
-        chr->broken_idle = g_idle_add(chr_broken_cb, chr);
+        chr->broken_idle = chr_add_idle(chr, chr_broken_cb);
     }
 }
 
-static gboolean chr_readable(gint fd, GIOCondition cond, gpointer opaque)
+static gboolean chr_readable_locked(Chardev *chr, gint fd)
 {
-    Chardev *chr = opaque;
     uint8_t buf[4096];
     size_t want = sizeof(buf);
     ssize_t n;
@@ -266,12 +363,27 @@ static gboolean chr_readable(gint fd, GIOCondition cond, gpointer opaque)
     return G_SOURCE_CONTINUE;
 }
 
+static gboolean chr_readable(gint fd, GIOCondition cond, gpointer opaque)
+{
+    Chardev *chr = opaque;
+    gboolean ret = G_SOURCE_REMOVE;
+
+    qemu_chr_lock(chr);
+    if (!chr_source_gone()) {
+        ret = chr_readable_locked(chr, fd);
+    }
+    qemu_chr_unlock(chr);
+    return ret;
+}
+
 void qemu_chr_accept_input(Chardev *chr)
 {
+    qemu_chr_lock(chr);
     if (chr->read_paused) {
         chr->read_paused = false;
         chr_watch_input(chr);
     }
+    qemu_chr_unlock(chr);
 }
 
 /* Writes what the fd takes now; returns bytes written or -1 on error. */
@@ -306,19 +418,28 @@ static ssize_t chr_write_some(Chardev *chr, const uint8_t *buf, size_t len)
 static gboolean chr_writable(gint fd, GIOCondition cond, gpointer opaque)
 {
     Chardev *chr = opaque;
-    ssize_t n = chr_write_some(chr, chr->outq->data, chr->outq->len);
+    gboolean ret = G_SOURCE_REMOVE;
+    ssize_t n;
 
+    qemu_chr_lock(chr);
+    if (chr_source_gone()) {
+        goto out;
+    }
+    n = chr_write_some(chr, chr->outq->data, chr->outq->len);
     if (n < 0) {
         chr->out_watch = 0;
         chr_mark_broken(chr);
-        return G_SOURCE_REMOVE;
+        goto out;
     }
     g_byte_array_remove_range(chr->outq, 0, n);
     if (!chr->outq->len) {
         chr->out_watch = 0;
-        return G_SOURCE_REMOVE;
+        goto out;
     }
-    return G_SOURCE_CONTINUE;
+    ret = G_SOURCE_CONTINUE;
+out:
+    qemu_chr_unlock(chr);
+    return ret;
 }
 
 /* logfile=: what the frontend writes, whatever becomes of it */
@@ -338,7 +459,8 @@ static void chr_write_log(Chardev *chr, const uint8_t *buf, size_t len)
     }
 }
 
-bool qemu_chr_write_all(Chardev *chr, const uint8_t *buf, size_t len)
+static bool chr_write_all_locked(Chardev *chr, const uint8_t *buf,
+                                 size_t len)
 {
     ssize_t n = 0;
 
@@ -366,17 +488,29 @@ bool qemu_chr_write_all(Chardev *chr, const uint8_t *buf, size_t len)
         }
         g_byte_array_append(chr->outq, buf + n, len - n);
         if (!chr->out_watch) {
-            chr->out_watch = g_unix_fd_add(chr->out_fd, G_IO_OUT,
-                                           chr_writable, chr);
+            chr->out_watch = qemu_chr_add_fd_watch(chr, chr->out_fd,
+                                                   G_IO_OUT, chr_writable);
         }
     }
     return true;
 }
 
+bool qemu_chr_write_all(Chardev *chr, const uint8_t *buf, size_t len)
+{
+    bool ok;
+
+    qemu_chr_lock(chr);
+    ok = chr_write_all_locked(chr, buf, len);
+    qemu_chr_unlock(chr);
+    return ok;
+}
+
 bool qemu_chr_set_handlers(Chardev *chr, const ChardevHandlers *h,
                            Error **errp)
 {
+    qemu_chr_lock(chr);
     if (chr->has_frontend) {
+        qemu_chr_unlock(chr);
         error_setg(errp, "Device '%s' is in use", chr->id);
         return false;
     }
@@ -385,16 +519,19 @@ bool qemu_chr_set_handlers(Chardev *chr, const ChardevHandlers *h,
     if (chr->connected && h->event) {
         h->event(h->opaque, CHR_EVENT_OPENED);
     }
+    qemu_chr_unlock(chr);
     return true;
 }
 
 void qemu_chr_clear_handlers(Chardev *chr)
 {
+    qemu_chr_lock(chr);
     chr->has_frontend = false;
     memset(&chr->handlers, 0, sizeof(chr->handlers));
     if (chr->read_paused) {
         qemu_chr_accept_input(chr);
     }
+    qemu_chr_unlock(chr);
 }
 
 /* Exit ------------------------------------------------------------------------ */
@@ -436,7 +573,9 @@ void qemu_chr_cleanup(void)
         Chardev *chr = value;
 
         /* A reply to "quit" must reach the client before we exit */
+        qemu_chr_lock(chr);
         chr_flush_queue(chr, deadline);
+        qemu_chr_unlock(chr);
         if (chr->unlink_path) {
             unlink(chr->unlink_path);
             g_free(chr->unlink_path);
@@ -778,6 +917,7 @@ static Chardev *chr_new(const char *id, QemuOpts *opts, Error **errp)
     chr = (Chardev *)object_new(chardev_backends[i].type);
     chr->id = g_strdup(id);
     chr->in_fd = chr->out_fd = chr->listen_fd = chr->logfd = -1;
+    g_rec_mutex_init(&chr->lock);
     if (!chr_open_log(chr, opts, errp) ||
         !chardev_backends[i].open(chr, opts, errp)) {
         if (chr->logfd >= 0) {

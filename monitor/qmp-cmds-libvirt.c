@@ -171,3 +171,24 @@ JsonNode *qmp_migrate_set_capabilities(
     }
     return qmp_empty_return();
 }
+
+/*
+ * Postcopy recovery, QEMU 7.2's out-of-band commands.  They run in the
+ * monitor's I/O thread (monitor/qmp.c) and must touch nothing the main
+ * thread owns.  No migration runs here, so never in the postcopy states
+ * they act in: 7.2's refusals for every other state.
+ */
+JsonNode *qmp_migrate_pause(Error **errp)
+{
+    error_setg(errp, "migrate-pause is currently only supported during "
+               "postcopy-active state");
+    return NULL;
+}
+
+JsonNode *qmp_migrate_recover(const QmpArgsMigrateRecover *args,
+                              Error **errp)
+{
+    error_setg(errp, "Migrate recover can only be run when postcopy is "
+               "paused.");
+    return NULL;
+}

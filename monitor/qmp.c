@@ -39,6 +39,7 @@
  * the descriptors that qapi/qapi-visit.c checks arguments against (with
  * QEMU 7.2's texts) before a handler runs.
  */
+#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -56,12 +57,17 @@
 
 typedef struct Monitor {
     Chardev *chr;
+    bool pretty;            /* -mon pretty=on, -qmp-pretty */
+    /* Under the chardev's lock (qemu_chr_lock), which its handlers hold: */
     bool commands_enabled;  /* after qmp_capabilities */
     bool oob_enabled;       /* it enabled "oob": exec-oob is accepted */
-    bool pretty;            /* -mon pretty=on, -qmp-pretty */
-    JsonStream *stream;
-    GHashTable *named_fds;  /* getfd: name -> fd */
+    unsigned generation;    /* one per connection: replies go to their own */
+    unsigned queued;        /* its in-band requests the main thread has */
     bool counted;           /* a client counted by fdset_monitor_opened() */
+    /* I/O thread only: */
+    JsonStream *stream;
+    /* Main thread only: */
+    GHashTable *named_fds;  /* getfd: name -> fd */
 } Monitor;
 
 static GPtrArray *monitors;
@@ -171,7 +177,9 @@ void qmp_event_send(const char *event, JsonNode *data)
         Monitor *mon = g_ptr_array_index(monitors, i);
         JsonObject *o, *ts;
 
+        qemu_chr_lock(mon->chr);
         if (!mon->commands_enabled || !qemu_chr_is_connected(mon->chr)) {
+            qemu_chr_unlock(mon->chr);
             continue;
         }
         o = json_object_new();
@@ -184,6 +192,7 @@ void qmp_event_send(const char *event, JsonNode *data)
             json_object_set_member(o, "data", json_node_copy(data));
         }
         monitor_send(mon, o);
+        qemu_chr_unlock(mon->chr);
     }
     if (data) {
         json_node_unref(data);
@@ -392,39 +401,214 @@ static bool qmp_request_enables_oob(JsonObject *req)
     return false;
 }
 
-static void monitor_dispatch(Monitor *mon, JsonObject *req)
+/*
+ * Threads, as QEMU 7.2: every QMP monitor's chardev is served by one
+ * monitor I/O thread, which reads, parses, answers out-of-band requests
+ * ("exec-oob" once the session enabled "oob") at once, and queues every
+ * other request (and every parse error) for the main thread, which runs
+ * them one at a time in the order they came.  So an out-of-band command
+ * overtakes an in-band one that blocks the main thread.  A session
+ * without "oob" has at most one request queued: the monitor stops reading
+ * until its reply is out, so its replies and errors stay in order; with
+ * "oob" it reads on while fewer than 8 wait.  A connection's queued
+ * requests die with it.  Connection events reach the main thread through
+ * the same queue, so the fd sets (monitor/fds.c) stay main-thread only.
+ */
+#define QMP_QUEUE_MAX 8
+
+typedef enum MonWorkKind {
+    MON_WORK_REQUEST,
+    MON_WORK_OPENED,
+    MON_WORK_CLOSED,
+} MonWorkKind;
+
+typedef struct MonWork {
+    MonWorkKind kind;
+    Monitor *mon;
+    unsigned generation;
+    JsonNode *value;        /* a request (any JSON value) ... */
+    Error *err;             /* ... or a parse error */
+} MonWork;
+
+/* pthread's, not GMutex (futexes): ThreadSanitizer sees it */
+static pthread_mutex_t work_lock = PTHREAD_MUTEX_INITIALIZER;
+static GQueue work_queue;
+static bool work_scheduled, work_running;
+static GMainContext *io_context;
+static GMainLoop *io_loop;
+static GThread *io_thread;
+
+static gboolean monitor_work_cb(gpointer opaque);
+
+/* Caller holds work_lock */
+static void work_schedule_locked(void)
+{
+    GSource *src;
+
+    if (!work_scheduled && !g_queue_is_empty(&work_queue)) {
+        work_scheduled = true;
+        src = g_idle_source_new();
+        /* as urgent as the fd watches that used to run commands */
+        g_source_set_priority(src, G_PRIORITY_DEFAULT);
+        g_source_set_callback(src, monitor_work_cb, NULL, NULL);
+        g_source_attach(src, NULL);
+        g_source_unref(src);
+    }
+}
+
+static void work_post(MonWorkKind kind, Monitor *mon, JsonNode *value,
+                      Error *err)
+{
+    MonWork *w = g_new0(MonWork, 1);
+
+    w->kind = kind;
+    w->mon = mon;
+    w->generation = mon->generation;
+    w->value = value;
+    w->err = err;
+    pthread_mutex_lock(&work_lock);
+    g_queue_push_tail(&work_queue, w);
+    work_schedule_locked();
+    pthread_mutex_unlock(&work_lock);
+}
+
+static JsonObject *monitor_run_request(Monitor *mon, MonWork *w,
+                                       bool enabled, bool oob)
 {
     JsonObject *reply;
 
-    cur_mon = mon;
-    reply = qmp_dispatch(req, mon->commands_enabled, mon->oob_enabled);
-    cur_mon = NULL;
-
-    if (!mon->commands_enabled && json_object_has_member(reply, "return")) {
-        /* only qmp_capabilities can succeed before negotiation */
-        mon->commands_enabled = true;
-        mon->oob_enabled = qmp_request_enables_oob(req);
+    if (w->err) {
+        reply = reply_err(w->err, NULL);
+        w->err = NULL;
+    } else if (!JSON_NODE_HOLDS_OBJECT(w->value)) {
+        reply = reply_error(ERROR_CLASS_GENERIC_ERROR,
+                            "QMP input must be a JSON object", NULL);
+    } else {
+        cur_mon = mon;
+        reply = qmp_dispatch(json_node_get_object(w->value), enabled, oob);
+        cur_mon = NULL;
     }
-    monitor_send(mon, reply);
+    return reply;
 }
 
-/* One complete top-level value (or a parse error) from the stream. */
+/* Main thread: one in-band request, its reply to its own connection */
+static void monitor_work_request(MonWork *w)
+{
+    Monitor *mon = w->mon;
+    JsonObject *reply = NULL;
+    bool current, enabled, oob;
+
+    qemu_chr_lock(mon->chr);
+    current = w->generation == mon->generation;
+    enabled = mon->commands_enabled;
+    oob = mon->oob_enabled;
+    qemu_chr_unlock(mon->chr);
+    if (current) {
+        /* the command runs unlocked: it may block, OOB must not */
+        reply = monitor_run_request(mon, w, enabled, oob);
+    }
+
+    qemu_chr_lock(mon->chr);
+    if (reply && w->generation == mon->generation) {
+        if (!mon->commands_enabled &&
+            json_object_has_member(reply, "return")) {
+            /* only qmp_capabilities can succeed before negotiation */
+            mon->commands_enabled = true;
+            mon->oob_enabled =
+                qmp_request_enables_oob(json_node_get_object(w->value));
+        }
+        mon->queued--;
+        monitor_send(mon, reply);
+        reply = NULL;
+    }
+    qemu_chr_unlock(mon->chr);
+    if (reply) {
+        json_object_unref(reply);
+    }
+    qemu_chr_accept_input(mon->chr);
+}
+
+static gboolean monitor_work_cb(gpointer opaque)
+{
+    MonWork *w;
+
+    pthread_mutex_lock(&work_lock);
+    if (work_running) {
+        /*
+         * A command runs a nested main loop (blk_drain): the next request
+         * waits for it; the outer call schedules us again.
+         */
+        work_scheduled = false;
+        pthread_mutex_unlock(&work_lock);
+        return G_SOURCE_REMOVE;
+    }
+    w = g_queue_pop_head(&work_queue);
+    if (!w) {
+        work_scheduled = false;
+        pthread_mutex_unlock(&work_lock);
+        return G_SOURCE_REMOVE;
+    }
+    work_running = true;
+    pthread_mutex_unlock(&work_lock);
+
+    switch (w->kind) {
+    case MON_WORK_REQUEST:
+        monitor_work_request(w);
+        break;
+    case MON_WORK_OPENED:
+        fdset_monitor_opened();
+        break;
+    case MON_WORK_CLOSED:
+        /* may close fd sets' fds (monitor/fds.c) */
+        fdset_monitor_closed();
+        break;
+    }
+    if (w->value) {
+        json_node_unref(w->value);
+    }
+    if (w->err) {
+        error_free(w->err);
+    }
+    g_free(w);
+
+    pthread_mutex_lock(&work_lock);
+    work_running = false;
+    if (!work_scheduled) {
+        work_schedule_locked();
+        pthread_mutex_unlock(&work_lock);
+        return G_SOURCE_REMOVE;
+    }
+    pthread_mutex_unlock(&work_lock);
+    /* one request per main-loop iteration keeps the loop responsive */
+    return G_SOURCE_CONTINUE;
+}
+
+/* exec-oob without execute: QEMU 7.2 runs it in the I/O thread */
+static bool request_is_oob(JsonNode *value)
+{
+    JsonObject *o;
+
+    if (!value || !JSON_NODE_HOLDS_OBJECT(value)) {
+        return false;
+    }
+    o = json_node_get_object(value);
+    return json_object_has_member(o, "exec-oob") &&
+           !json_object_has_member(o, "execute");
+}
+
+/* I/O thread, chardev locked: one complete value (or a parse error) */
 static void monitor_handle_value(void *opaque, JsonNode *value, Error *err)
 {
     Monitor *mon = opaque;
 
-    if (err) {
-        monitor_send(mon, reply_err(err, NULL));
+    if (mon->oob_enabled && request_is_oob(value)) {
+        monitor_send(mon, qmp_dispatch(json_node_get_object(value),
+                                       mon->commands_enabled, true));
+        json_node_unref(value);
         return;
     }
-    if (!JSON_NODE_HOLDS_OBJECT(value)) {
-        monitor_send(mon, reply_error(ERROR_CLASS_GENERIC_ERROR,
-                                      "QMP input must be a JSON object",
-                                      NULL));
-    } else {
-        monitor_dispatch(mon, json_node_get_object(value));
-    }
-    json_node_unref(value);
+    mon->queued++;
+    work_post(MON_WORK_REQUEST, mon, value, err);
 }
 
 static void monitor_read(void *opaque, const uint8_t *data, size_t len)
@@ -434,22 +618,31 @@ static void monitor_read(void *opaque, const uint8_t *data, size_t len)
     json_stream_feed(mon->stream, (const char *)data, len);
 }
 
+/* Reading pauses while the main thread has enough of its requests */
+static size_t monitor_can_read(void *opaque)
+{
+    Monitor *mon = opaque;
+
+    return mon->queued >= (mon->oob_enabled ? QMP_QUEUE_MAX : 1) ? 0 : 4096;
+}
+
 static void monitor_event(void *opaque, ChardevEvent event)
 {
     Monitor *mon = opaque;
 
     /* Every connection starts from scratch: new greeting, negotiation */
+    mon->generation++;
+    mon->queued = 0;
     mon->commands_enabled = false;
     mon->oob_enabled = false;
     json_stream_reset(mon->stream);
     if (mon->counted) {
-        /* may close fd sets' fds (monitor/fds.c) */
         mon->counted = false;
-        fdset_monitor_closed();
+        work_post(MON_WORK_CLOSED, mon, NULL, NULL);
     }
     if (event == CHR_EVENT_OPENED) {
         mon->counted = true;
-        fdset_monitor_opened();
+        work_post(MON_WORK_OPENED, mon, NULL, NULL);
         JsonObject *greeting = json_object_new(), *qmp = json_object_new();
         JsonArray *caps = json_array_new();
         json_object_set_member(qmp, "version", qmp_query_version(NULL));
@@ -460,12 +653,42 @@ static void monitor_event(void *opaque, ChardevEvent event)
     }
 }
 
+static gpointer monitor_io_thread_fn(gpointer opaque)
+{
+    g_main_context_push_thread_default(io_context);
+    g_main_loop_run(io_loop);
+    g_main_context_pop_thread_default(io_context);
+    return NULL;
+}
+
+/* At exit (before the chardevs' last flush, registered earlier) */
+static void monitor_io_thread_stop(void)
+{
+    if (io_thread) {
+        g_main_loop_quit(io_loop);
+        g_thread_join(io_thread);
+        io_thread = NULL;
+    }
+}
+
+static GMainContext *monitor_io_context(void)
+{
+    if (!io_context) {
+        io_context = g_main_context_new();
+        io_loop = g_main_loop_new(io_context, FALSE);
+        io_thread = g_thread_new("mon_iothread", monitor_io_thread_fn, NULL);
+        atexit(monitor_io_thread_stop);
+    }
+    return io_context;
+}
+
 static bool monitor_init_qmp(Chardev *chr, bool pretty, Error **errp)
 {
     Monitor *mon = g_new0(Monitor, 1);
     ChardevHandlers h = {
         .read = monitor_read,
         .event = monitor_event,
+        .can_read = monitor_can_read,
         .opaque = mon,
     };
 
@@ -482,6 +705,7 @@ static bool monitor_init_qmp(Chardev *chr, bool pretty, Error **errp)
         g_free(mon);
         return false;
     }
+    qemu_chr_set_context(chr, monitor_io_context());
     return true;
 }
 

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <glib.h>
 
 #include "qapi/error.h"
 #include "qemu/option.h"
@@ -67,6 +68,17 @@ const char *qemu_chr_get_id(Chardev *chr);
 int qemu_chr_take_msgfd(Chardev *chr);
 /* Resumes reading after the frontend's can_read returned 0. */
 void qemu_chr_accept_input(Chardev *chr);
+/*
+ * Moves the chardev's watches to @context (NULL: the default one): its
+ * frontend's handlers then run in the thread that runs @context.
+ */
+void qemu_chr_set_context(Chardev *chr, GMainContext *context);
+/*
+ * The chardev's recursive lock, held while its handlers run: a frontend
+ * living in two threads takes it to act atomically with them.
+ */
+void qemu_chr_lock(Chardev *chr);
+void qemu_chr_unlock(Chardev *chr);
 /* Drops the current peer; a server then accepts the next client. */
 void qemu_chr_disconnect(Chardev *chr);
 /*
