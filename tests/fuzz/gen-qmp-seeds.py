@@ -10,11 +10,15 @@ python/qmp_probes.py generated from the binary's own query-qmp-schema
 unknown enum value, an extra one), one file each: a byte selecting the
 command (its index among the sorted command names without those two, the
 order of the generated qmp_commands[]) followed by the arguments' JSON.
+A new command shifts the indices, so seeds of an earlier run (named
+COMMAND-HASH, HASH of 8 hex digits) that this run did not write are
+removed; files named otherwise (reproducers) stay.
 """
 
 import hashlib
 import json
 import os
+import re
 import sys
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -34,6 +38,7 @@ def main():
                        if c["name"] not in ("quit", "netdev_add"))
     os.makedirs(out, exist_ok=True)
     count = 0
+    written = set()
     for index, cmd in enumerate(names):
         base = BASE.get(cmd, {})
         probes = [("valid", base)] + probes_for(schema, cmd, base)
@@ -42,8 +47,13 @@ def main():
             name = f"{cmd}-{hashlib.sha1(data).hexdigest()[:8]}"
             with open(os.path.join(out, name), "wb") as f:
                 f.write(data)
+            written.add(name)
             count += 1
-    print(f"{count} seeds in {out}")
+    stale = [f for f in os.listdir(out) if f not in written and
+             re.fullmatch(r"[a-z0-9_-]+-[0-9a-f]{8}", f)]
+    for f in stale:
+        os.unlink(os.path.join(out, f))
+    print(f"{count} seeds in {out}, {len(stale)} stale ones removed")
 
 
 if __name__ == "__main__":
