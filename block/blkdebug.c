@@ -256,8 +256,10 @@ static bool config_group(const ConfigGroup *g, void *opaque, Error **errp)
              * every request completes in its caller's thread anyway */
             r->once = !strcmp(k, "once") ? b : r->once;
         } else if (!strcmp(k, "event")) {
+            g_free(r->event);
             r->event = g_strdup(v);
         } else {
+            g_free(r->iotype);
             r->iotype = g_strdup(v);
         }
     }
@@ -268,6 +270,7 @@ static bool read_config(const char *path, GPtrArray *specs, Error **errp)
 {
     ConfigRead c = { .specs = specs };
     FILE *f;
+    int line;
     bool ok;
 
     if (!path) {
@@ -281,7 +284,7 @@ static bool read_config(const char *path, GPtrArray *specs, Error **errp)
     }
     c.ids[0] = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     c.ids[1] = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    ok = qemu_config_parse(f, config_group, &c, errp);
+    ok = qemu_config_parse(f, config_group, &c, &line, errp);
     g_hash_table_destroy(c.ids[0]);
     g_hash_table_destroy(c.ids[1]);
     fclose(f);

@@ -11,6 +11,7 @@
 #include <glib.h>
 
 #include "qapi/error.h"
+#include "qemu/config-file.h"
 #include "vl.h"
 
 /* Start-up only: the location is the line being read */
@@ -85,82 +86,51 @@ static void readconfig_apply(const char *group, GString *arg,
     g_free(loc);
 }
 
+typedef struct ReadConfig {
+    const char *file;
+} ReadConfig;
+
+static bool readconfig_group(const ConfigGroup *g, void *opaque,
+                             Error **errp)
+{
+    ReadConfig *rc = opaque;
+    GString *arg = g_string_new(NULL);
+    guint i;
+
+    if (g->id) {
+        readconfig_append(arg, "id", g->id);
+    }
+    for (i = 0; i < g->keys->len; i++) {
+        readconfig_append(arg, g_ptr_array_index(g->keys, i),
+                          g_ptr_array_index(g->values, i));
+    }
+    readconfig_apply(g->name, arg, rc->file, g->line);
+    return true;
+}
+
 /*
- * QEMU's config file, read as 7.2 reads it: "[group]" or
- * '[group "id"]' lines start a group (the previous one is applied then);
- * other lines are 'key = "value"' (a key without a quoted value gets an
- * empty one); lines that are empty or start with '#' are skipped
+ * QEMU's config file, read as 7.2 reads it (util/config-file.c); each
+ * group is applied when it ends, so an error in a later line comes
+ * after the earlier groups' options ran, as in 7.2
  */
 void vl_readconfig(const char *arg)
 {
+    ReadConfig rc = { .file = arg };
     Error *err = NULL;
-    gchar *text = NULL;
-    gchar **lines;
-    GString *cur = NULL;
-    char group[64] = "";
-    int n, key_line = 0;
+    int line;
+    FILE *f = fopen(arg, "r");
 
-    if (!g_file_get_contents(arg, &text, NULL, NULL)) {
+    if (!f) {
         error_setg(&err, "Could not open '%s': %s", arg, strerror(errno));
         fail(err);
     }
-    lines = g_strsplit(text, "\n", -1);
-    g_free(text);
-    for (n = 0; lines[n]; n++) {
-        const char *l = lines[n];
-        char name[64], id[64], key[64], *value;
-        char *loc;
+    if (!qemu_config_parse(f, readconfig_group, &rc, &line, &err)) {
+        char *loc = g_strdup_printf("%s:%d", arg, line);
 
-        if (!lines[n + 1] && !*l) {
-            break;                      /* after the last newline */
-        }
-        if (!*l || *l == '#') {
-            continue;
-        }
-        if (*l == '[' &&
-            (sscanf(l, "[%63s \"%63[^\"]\"]", name, id) == 2 ||
-             (id[0] = 0, sscanf(l, "[%63[^]]]", name) == 1))) {
-            if (cur) {
-                readconfig_apply(group, cur, arg, key_line);
-            }
-            cur = g_string_new(NULL);
-            if (id[0]) {
-                readconfig_append(cur, "id", id);
-            }
-            strcpy(group, name);
-            continue;
-        }
-        key_line = n + 1;
-        loc = g_strdup_printf("%s:%d", arg, key_line);
         error_set_file_location(loc);
         g_free(loc);
-        if (sscanf(l, " %63s", key) != 1) {
-            error_setg(&err, "parse error");
-            fail(err);
-        }
-        if (!cur) {
-            error_setg(&err, "no group defined");
-            fail(err);
-        }
-        value = NULL;
-        {
-            const char *q = strstr(l, key) + strlen(key), *e;
-
-            q += strspn(q, " \t");
-            if (*q == '=') {
-                q++;
-                q += strspn(q, " \t");
-                if (*q == '"' && (e = strchr(q + 1, '"'))) {
-                    value = g_strndup(q + 1, e - q - 1);
-                }
-            }
-        }
-        readconfig_append(cur, key, value ? value : "");
-        g_free(value);
+        fail(err);
     }
-    if (cur) {
-        readconfig_apply(group, cur, arg, key_line);
-    }
+    fclose(f);
     error_set_location(NULL);
-    g_strfreev(lines);
 }

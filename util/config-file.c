@@ -1,8 +1,9 @@
 /*
- * QEMU's config file format (include/qemu/config-file.h).  The line
- * grammar follows what QEMU 7.2 accepts, as system/readconfig.c found
- * it: a key line is a word, then optionally '= "value"' (anything else
- * after the word gives an empty value).
+ * QEMU's config file format (include/qemu/config-file.h), for
+ * -readconfig (system/readconfig.c) and blkdebug's config=.  The line
+ * grammar follows what QEMU 7.2 accepts: a key line is a word, then
+ * optionally '= "value"' (anything else after the word gives an empty
+ * value).
  */
 #include <string.h>
 
@@ -24,21 +25,6 @@ static void group_reset(ConfigParse *p)
     p->g.values = g_ptr_array_new_with_free_func(g_free);
 }
 
-static void group_set(ConfigParse *p, const char *key, char *value)
-{
-    guint i;
-
-    for (i = 0; i < p->g.keys->len; i++) {
-        if (!strcmp(g_ptr_array_index(p->g.keys, i), key)) {
-            g_free(p->g.values->pdata[i]);
-            p->g.values->pdata[i] = value;
-            return;
-        }
-    }
-    g_ptr_array_add(p->g.keys, g_strdup(key));
-    g_ptr_array_add(p->g.values, value);
-}
-
 /* The value of 'key = "value"' after the key, or "" */
 static char *key_value(const char *line, const char *key)
 {
@@ -56,8 +42,8 @@ static char *key_value(const char *line, const char *key)
     return g_strdup("");
 }
 
-static bool group_end(ConfigParse *p, ConfigGroupFn fn, void *opaque,
-                      Error **errp)
+static bool group_end(ConfigParse *p, int key_line, ConfigGroupFn fn,
+                      void *opaque, Error **errp)
 {
     if (!p->open) {
         return true;
@@ -65,18 +51,23 @@ static bool group_end(ConfigParse *p, ConfigGroupFn fn, void *opaque,
     p->open = false;
     p->g.name = p->name;
     p->g.id = p->id[0] ? p->id : NULL;
+    p->g.line = key_line;
     return fn(&p->g, opaque, errp);
 }
 
 bool qemu_config_parse(FILE *f, ConfigGroupFn fn, void *opaque,
-                       Error **errp)
+                       int *err_line, Error **errp)
 {
     ConfigParse p = { 0 };
     char line[1024], key[64], name[64], id[64];
+    int n = 0, key_line = 0;
     bool ok = true;
 
     group_reset(&p);
+    *err_line = 0;
+    /* 1023 bytes at a time, as QEMU reads it: a longer line is two */
     while (ok && fgets(line, sizeof(line), f)) {
+        n++;
         if (line[0] == '\n' || line[0] == '#') {
             continue;
         }
@@ -84,24 +75,28 @@ bool qemu_config_parse(FILE *f, ConfigGroupFn fn, void *opaque,
             (sscanf(line, "[%63s \"%63[^\"]\"]", name, id) == 2 ||
              (id[0] = 0, sscanf(line, "[%63[^]]]", name) == 1))) {
             /* A group starts: the previous one has ended */
-            ok = group_end(&p, fn, opaque, errp);
+            ok = group_end(&p, key_line, fn, opaque, errp);
             memcpy(p.name, name, sizeof(name));
             memcpy(p.id, id, sizeof(id));
             group_reset(&p);
             p.open = true;
             continue;
         }
+        key_line = n;
         if (sscanf(line, " %63s", key) != 1) {
             error_setg(errp, "parse error");
+            *err_line = n;
             ok = false;
         } else if (!p.open) {
             error_setg(errp, "no group defined");
+            *err_line = n;
             ok = false;
         } else {
-            group_set(&p, key, key_value(line, key));
+            g_ptr_array_add(p.g.keys, g_strdup(key));
+            g_ptr_array_add(p.g.values, key_value(line, key));
         }
     }
-    ok = ok && group_end(&p, fn, opaque, errp);
+    ok = ok && group_end(&p, key_line, fn, opaque, errp);
     g_ptr_array_free(p.g.keys, TRUE);
     g_ptr_array_free(p.g.values, TRUE);
     return ok;
