@@ -1,13 +1,13 @@
 /*
  * The HMAT's structures (include/hw/acpi/hmat.h), byte for byte as QEMU
- * 7.2 lays them out, its quirks included:
- *   - the Entry Base Unit is 7.2's base as a 32-bit number, widened:
- *     latency bases in ps (ns x 1000), bandwidth bases in MB/s (bytes/s
- *     over 1 MiB), both truncated to 32 bits first;
- *   - an entry sits at row = the initiator's node id (not its place in
- *     the initiator list), column = the target; 7.2 writes past its
- *     matrix when a node without vCPUs precedes an initiator, here such
- *     entries are left out.
+ * 7.2 lays them out, its quirks included: the Entry Base Unit is 7.2's
+ * base as a 32-bit number, widened (latency bases in ps, ns x 1000;
+ * bandwidth bases in MB/s, bytes/s over 1 MiB; both truncated to 32 bits
+ * first).  An entry's row is its initiator's place in the initiator list,
+ * as in Debian's 7.2 (7.2.0 took the node id, past the matrix when a node
+ * without vCPUs comes before an initiator: stable 7.2.x fixed that with
+ * "hmat acpi: Fix out of bounds access due to missing use of
+ * indirection").
  */
 #include "hw/acpi/hmat.h"
 
@@ -83,10 +83,14 @@ static void hmat_append_lb(GByteArray *t, const HmatLBInfo *lb,
     }
     for (i = 0; i < lb->list->len; i++) {
         const HmatLBEntry *e = &g_array_index(lb->list, HmatLBEntry, i);
-        uint32_t at = e->initiator * n_target + e->target;
+        uint32_t row;
 
-        if (at < n_entries) {
-            entries[at] = e->data / lb->base;
+        /* hmat-lb takes only initiators: the row is always found */
+        for (row = 0; row < n_init && initiators[row] != e->initiator;
+             row++) {
+        }
+        if (row < n_init) {
+            entries[row * n_target + e->target] = e->data / lb->base;
         }
     }
     for (i = 0; i < n_entries; i++) {
