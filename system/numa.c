@@ -78,7 +78,8 @@ bool numa_get_int(JsonObject *o, const char *key, NumaInt kind,
                 : kind == NUMA_I64 ? qemu_strtoi64(s, &v)
                                    : qemu_strtou64(s, &u);
 
-        if (r < 0) {
+        /* QEMU's options visitor takes no sign for an unsigned member */
+        if (r < 0 || (kind != NUMA_I64 && strchr(s, '-'))) {
             error_setg(errp, "Parameter '%s' expects %s", key, what[kind]);
             return false;
         }
