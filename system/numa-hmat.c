@@ -218,7 +218,7 @@ bool numa_parse_hmat_lb(MachineState *ms, JsonObject *o, Error **errp)
     return true;
 }
 
-/* hmat-cache ----------------------------------------------------------------- */
+/* hmat-cache --------------------------------------------------------------- */
 
 bool numa_parse_hmat_cache(MachineState *ms, JsonObject *o, Error **errp)
 {
@@ -300,7 +300,7 @@ bool numa_parse_hmat_cache(MachineState *ms, JsonObject *o, Error **errp)
     return true;
 }
 
-/* Initiators ------------------------------------------------------------------ */
+/* Initiators --------------------------------------------------------------- */
 
 bool numa_hmat_check_initiators(NumaState *ns, Error **errp)
 {

@@ -13,9 +13,6 @@ typedef enum NumaInt {
     NUMA_U8, NUMA_U16, NUMA_U32, NUMA_U64, NUMA_I64, NUMA_SIZE,
 } NumaInt;
 
-/* True while set-numa-node (QMP) runs, false for -numa */
-bool numa_option_from_qmp(void);
-
 /* An optional integer member; *present says whether it was given */
 bool numa_get_int(JsonObject *o, const char *key, NumaInt kind,
                   int64_t *out, bool *present, Error **errp);

@@ -27,11 +27,6 @@
 /* set-numa-node's typed arguments are checked as QEMU's QMP visitor does */
 static bool numa_from_qmp;
 
-bool numa_option_from_qmp(void)
-{
-    return numa_from_qmp;
-}
-
 /*
  * An integer member: a JSON number, or a string as -numa gives it.  What
  * is no number "expects a uint64 value" (QEMU's string visitor); a number
