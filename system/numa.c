@@ -5,16 +5,18 @@
  * the nodes' memory adding up to the RAM, distances); HMP info numa.
  *
  * -numa's values arrive as strings, set-numa-node's as JSON numbers: the
- * getters below take either.  hmat-lb/hmat-cache (and initiator=) need the
- * HMAT, which this tree does not build: they are refused as 7.2 refuses
- * them without -machine hmat=on.
+ * getters below take either; as QEMU's visitors, the members' types are
+ * checked in the schema's order, then the unknown keys, then the values.
+ * initiator=, hmat-lb and hmat-cache need -machine hmat=on; the last two
+ * are parsed in system/numa-hmat.c.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "hw/boards.h"
 #include "qemu/option.h"
-#include "sysemu/numa.h"
+#include "numa-internal.h"
 #include "sysemu/qtest.h"
 #include "sysemu/user-objects.h"
 
@@ -22,25 +24,26 @@
 
 /* Option values ------------------------------------------------------------- */
 
-typedef enum NumaInt {
-    NUMA_U8, NUMA_U16, NUMA_U64, NUMA_I64, NUMA_SIZE,
-} NumaInt;
-
 /* set-numa-node's typed arguments are checked as QEMU's QMP visitor does */
 static bool numa_from_qmp;
 
 /*
  * An integer member: a JSON number, or a string as -numa gives it.  What
  * is no number "expects a uint64 value" (QEMU's string visitor); a number
- * too large for the member "expects uint16_t" (its range check)
+ * too large for the member "expects uint16_t" (its range check).  A
+ * negative JSON number is a uint64's two's complement (QEMU's QMP visitor
+ * takes it "for backward compatibility")
  */
-static bool numa_get_int(JsonObject *o, const char *key, NumaInt kind,
-                         int64_t *out, bool *present, Error **errp)
+bool numa_get_int(JsonObject *o, const char *key, NumaInt kind,
+                  int64_t *out, bool *present, Error **errp)
 {
     static const char *const what[] = {
         [NUMA_U8] = "a uint64 value", [NUMA_U16] = "a uint64 value",
-        [NUMA_U64] = "a uint64 value", [NUMA_I64] = "an int64 value",
-        [NUMA_SIZE] = "a size value",
+        [NUMA_U32] = "a uint64 value", [NUMA_U64] = "a uint64 value",
+        [NUMA_I64] = "an int64 value", [NUMA_SIZE] = "a size value",
+    };
+    static const char *const c_type[] = {
+        [NUMA_U8] = "uint8_t", [NUMA_U16] = "uint16_t", [NUMA_U32] = "uint32_t",
     };
     JsonNode *n = json_object_get_member(o, key);
     uint64_t u = 0;
@@ -54,14 +57,11 @@ static bool numa_get_int(JsonObject *o, const char *key, NumaInt kind,
         json_node_get_value_type(n) == G_TYPE_INT64) {
         v = json_node_get_int(n);
         u = v;
-        if (kind != NUMA_I64 && v < 0) {
-            error_setg(errp, "Parameter '%s' expects %s", key, what[kind]);
-            return false;
-        }
     } else if (numa_from_qmp) {
+        /* A size is read as a uint64 outside the keyval visitor */
         static const char *const typed[] = {
-            [NUMA_U8] = "uint64", [NUMA_U16] = "uint64", [NUMA_U64] = "uint64",
-            [NUMA_I64] = "int64", [NUMA_SIZE] = "size",
+            [NUMA_U8] = "uint64", [NUMA_U16] = "uint64", [NUMA_U32] = "uint64",
+            [NUMA_U64] = "uint64", [NUMA_I64] = "int64", [NUMA_SIZE] = "uint64",
         };
 
         error_setg(errp, "Parameter '%s' expects %s", key, typed[kind]);
@@ -73,7 +73,8 @@ static bool numa_get_int(JsonObject *o, const char *key, NumaInt kind,
                 : kind == NUMA_I64 ? qemu_strtoi64(s, &v)
                                    : qemu_strtou64(s, &u);
 
-        if (r < 0) {
+        /* QEMU's options visitor takes no sign for an unsigned member */
+        if (r < 0 || (kind != NUMA_I64 && strchr(s, '-'))) {
             error_setg(errp, "Parameter '%s' expects %s", key, what[kind]);
             return false;
         }
@@ -86,17 +87,53 @@ static bool numa_get_int(JsonObject *o, const char *key, NumaInt kind,
         return false;
     }
     if ((kind == NUMA_U8 && u > UINT8_MAX) ||
-        (kind == NUMA_U16 && u > UINT16_MAX)) {
-        error_setg(errp, "Parameter '%s' expects %s", key,
-                   kind == NUMA_U8 ? "uint8_t" : "uint16_t");
+        (kind == NUMA_U16 && u > UINT16_MAX) ||
+        (kind == NUMA_U32 && u > UINT32_MAX)) {
+        error_setg(errp, "Parameter '%s' expects %s", key, c_type[kind]);
         return false;
     }
     *out = v;
     return true;
 }
 
-static bool numa_check_keys(JsonObject *o, const char *const *known,
-                            Error **errp)
+bool numa_get_required_int(JsonObject *o, const char *key, NumaInt kind,
+                           int64_t *out, Error **errp)
+{
+    bool present;
+
+    if (!numa_get_int(o, key, kind, out, &present, errp)) {
+        return false;
+    }
+    if (!present) {
+        error_setg(errp, "Parameter '%s' is missing", key);
+        return false;
+    }
+    return true;
+}
+
+/* A QAPI enum member, required: its index in names (NULL-terminated) */
+bool numa_get_enum(JsonObject *o, const char *key, const char *const *names,
+                   int *out, Error **errp)
+{
+    const char *s;
+
+    if (!qemu_json_opt_get_str(o, key, &s, errp)) {
+        return false;
+    }
+    if (!s) {
+        error_setg(errp, "Parameter '%s' is missing", key);
+        return false;
+    }
+    for (*out = 0; names[*out]; (*out)++) {
+        if (!strcmp(names[*out], s)) {
+            return true;
+        }
+    }
+    error_setg(errp, "Parameter '%s' does not accept value '%s'", key, s);
+    return false;
+}
+
+bool numa_check_keys(JsonObject *o, const char *const *known, Error **errp)
 {
     GList *members = json_object_get_members(o), *l;
     bool ok = true;
@@ -118,7 +155,7 @@ static bool numa_check_keys(JsonObject *o, const char *const *known,
 
 /* -numa node ------------------------------------------------------------------ */
 
-static bool numa_hmat_disabled(Error **errp)
+bool numa_hmat_disabled(Error **errp)
 {
     error_setg(errp, "ACPI Heterogeneous Memory Attribute Table (HMAT) is "
                "disabled, enable it with -machine hmat=on before using any "
@@ -126,24 +163,44 @@ static bool numa_hmat_disabled(Error **errp)
     return false;
 }
 
-static bool numa_assign_cpu(MachineState *ms, uint64_t index, int node,
-                            Error **errp)
+/*
+ * With hmat=on a node with vCPUs is its own initiator: a node that named
+ * another one with initiator= cannot take vCPUs (7.2 checks it as each
+ * vCPU joins, the default mapping's included)
+ */
+bool numa_set_cpu_node(MachineState *ms, unsigned index, int node,
+                       Error **errp)
 {
-    CPUSlot *slot;
+    CPUSlot *slot = &ms->possible_cpus[index];
+    NodeInfo *info = &ms->numa_state->nodes[node];
 
-    if (index >= MAX(ms->smp.max_cpus, 1)) {
-        error_setg(errp, "CPU index (%" PRIu64 ") should be smaller than "
-                   "maxcpus (%u)", index, MAX(ms->smp.max_cpus, 1));
-        return false;
-    }
-    slot = &ms->possible_cpus[index];
     if (slot->node_id >= 0 && slot->node_id != node) {
         error_setg(errp, "CPU is already assigned to node-id: %d",
                    slot->node_id);
         return false;
     }
     slot->node_id = node;
+    if (ms->hmat) {
+        if (info->initiator < MAX_NODES && info->initiator != node) {
+            error_setg(errp, "The initiator of CPU NUMA node %d should be "
+                       "itself (got %u)", node, info->initiator);
+            return false;
+        }
+        info->has_cpu = true;
+        info->initiator = node;
+    }
     return true;
+}
+
+static bool numa_assign_cpu(MachineState *ms, uint64_t index, int node,
+                            Error **errp)
+{
+    if (index >= MAX(ms->smp.max_cpus, 1)) {
+        error_setg(errp, "CPU index (%" PRIu64 ") should be smaller than "
+                   "maxcpus (%u)", index, MAX(ms->smp.max_cpus, 1));
+        return false;
+    }
+    return numa_set_cpu_node(ms, index, node, errp);
 }
 
 /* cpus=N or N-M, each once per -numa cpus= (JSON: an array of numbers) */
@@ -202,12 +259,12 @@ static bool numa_set_node(MachineState *ms, JsonObject *o, Error **errp)
     JsonNode *cpus;
     NodeInfo *node;
 
-    if (!numa_check_keys(o, known, errp) ||
-        !numa_get_int(o, "nodeid", NUMA_U16, &nodeid, &has_nodeid, errp) ||
+    if (!numa_get_int(o, "nodeid", NUMA_U16, &nodeid, &has_nodeid, errp) ||
         !numa_get_int(o, "mem", NUMA_SIZE, &mem, &has_mem, errp) ||
+        !qemu_json_opt_get_str(o, "memdev", &memdev, errp) ||
         !numa_get_int(o, "initiator", NUMA_U16, &initiator, &has_initiator,
                       errp) ||
-        !qemu_json_opt_get_str(o, "memdev", &memdev, errp)) {
+        !numa_check_keys(o, known, errp)) {
         return false;
     }
     if (!has_nodeid) {
@@ -222,6 +279,29 @@ static bool numa_set_node(MachineState *ms, JsonObject *o, Error **errp)
     if (node->present) {
         error_setg(errp, "Duplicate NUMA nodeid: %" PRId64, nodeid);
         return false;
+    }
+    node->initiator = MAX_NODES;
+    if (has_initiator) {
+        if (!ms->hmat) {
+            return numa_hmat_disabled(errp);
+        }
+        if (initiator >= MAX_NODES) {
+            /*
+             * 7.2 only prints this: the option "succeeds" without a node
+             * (and, under QMP, without the program name before the text)
+             */
+            if (numa_from_qmp) {
+                fprintf(stderr, "The initiator id %" PRId64 " expects an "
+                        "integer between 0 and %d\n", initiator,
+                        MAX_NODES - 1);
+            } else {
+                error_report("The initiator id %" PRId64 " expects an "
+                             "integer between 0 and %d", initiator,
+                             MAX_NODES - 1);
+            }
+            return true;
+        }
+        node->initiator = initiator;
     }
     cpus = json_object_get_member(o, "cpus");
     if (cpus && !numa_node_cpus(ms, cpus, nodeid, errp)) {
@@ -257,11 +337,9 @@ static bool numa_set_node(MachineState *ms, JsonObject *o, Error **errp)
         node->node_mem = user_objects_backend_size(b);
         ns->have_memdev = true;
     }
-    if (has_initiator) {
-        return numa_hmat_disabled(errp);
-    }
     node->present = true;
-    ns->num_nodes = MAX(ns->num_nodes, nodeid + 1);
+    ns->num_nodes++;
+    ns->max_nodeid = MAX(ns->max_nodeid, nodeid + 1);
     return true;
 }
 
@@ -272,17 +350,11 @@ static bool numa_set_dist(MachineState *ms, JsonObject *o, Error **errp)
     static const char *const known[] = { "type", "src", "dst", "val", NULL };
     NumaState *ns = ms->numa_state;
     int64_t src, dst, val;
-    bool has_src, has_dst, has_val;
 
-    if (!numa_check_keys(o, known, errp) ||
-        !numa_get_int(o, "src", NUMA_U16, &src, &has_src, errp) ||
-        !numa_get_int(o, "dst", NUMA_U16, &dst, &has_dst, errp) ||
-        !numa_get_int(o, "val", NUMA_U8, &val, &has_val, errp)) {
-        return false;
-    }
-    if (!has_src || !has_dst || !has_val) {
-        error_setg(errp, "Parameter '%s' is missing",
-                   !has_src ? "src" : !has_dst ? "dst" : "val");
+    if (!numa_get_required_int(o, "src", NUMA_U16, &src, errp) ||
+        !numa_get_required_int(o, "dst", NUMA_U16, &dst, errp) ||
+        !numa_get_required_int(o, "val", NUMA_U8, &val, errp) ||
+        !numa_check_keys(o, known, errp)) {
         return false;
     }
     if (src >= MAX_NODES || dst >= MAX_NODES) {
@@ -312,27 +384,26 @@ static bool numa_set_dist(MachineState *ms, JsonObject *o, Error **errp)
 
 static bool numa_set_cpu(MachineState *ms, JsonObject *o, Error **errp)
 {
-    static const char *const ids[] = {
-        "socket-id", "die-id", "core-id", "thread-id",
-    };
+    /* The schema's order; cluster-id (index 2) is refused below */
     static const char *const known[] = {
         "type", "node-id", "socket-id", "die-id", "cluster-id", "core-id",
         "thread-id", NULL,
     };
-    int64_t node, want[4], dummy;
-    bool has_node, has[4], has_cluster, matched = false;
+    int64_t node, want[5];
+    bool has_node, has[5], matched = false;
     unsigned i, k;
 
-    if (!numa_check_keys(o, known, errp) ||
-        !numa_get_int(o, "node-id", NUMA_I64, &node, &has_node, errp) ||
-        !numa_get_int(o, "cluster-id", NUMA_I64, &dummy, &has_cluster,
-                      errp)) {
+    if (!numa_get_int(o, "node-id", NUMA_I64, &node, &has_node, errp)) {
         return false;
     }
-    for (k = 0; k < 4; k++) {
-        if (!numa_get_int(o, ids[k], NUMA_I64, &want[k], &has[k], errp)) {
+    for (k = 0; k < 5; k++) {
+        if (!numa_get_int(o, known[k + 2], NUMA_I64, &want[k], &has[k],
+                          errp)) {
             return false;
         }
+    }
+    if (!numa_check_keys(o, known, errp)) {
+        return false;
     }
     if (!has_node) {
         error_setg(errp, "Missing mandatory node-id property");
@@ -344,7 +415,7 @@ static bool numa_set_cpu(MachineState *ms, JsonObject *o, Error **errp)
                    "-numa cpu,node-id=ID", node);
         return false;
     }
-    if (has_cluster) {
+    if (has[2]) {
         error_setg(errp, "cluster-id is not supported");
         return false;
     }
@@ -355,22 +426,19 @@ static bool numa_set_cpu(MachineState *ms, JsonObject *o, Error **errp)
     /* Every possible vCPU whose given ids all match */
     for (i = 0; i < MAX(ms->smp.max_cpus, 1); i++) {
         CPUSlot *s = &ms->possible_cpus[i];
-        const unsigned got[4] = { s->socket, s->die, s->core, s->thread };
+        const unsigned got[5] = { s->socket, s->die, 0, s->core, s->thread };
         bool match = true;
 
-        for (k = 0; k < 4; k++) {
+        for (k = 0; k < 5; k++) {
             match = match && (!has[k] || want[k] == got[k]);
         }
         if (!match) {
             continue;
         }
         matched = true;
-        if (s->node_id >= 0 && s->node_id != node) {
-            error_setg(errp, "CPU is already assigned to node-id: %d",
-                       s->node_id);
+        if (!numa_set_cpu_node(ms, i, node, errp)) {
             return false;
         }
-        s->node_id = node;
     }
     if (!matched) {
         error_setg(errp, "no match found");
@@ -400,8 +468,10 @@ static bool numa_set_options(MachineState *ms, JsonObject *o, Error **errp)
         return numa_set_dist(ms, o, errp);
     } else if (!strcmp(type, "cpu")) {
         return numa_set_cpu(ms, o, errp);
-    } else if (!strcmp(type, "hmat-lb") || !strcmp(type, "hmat-cache")) {
-        return numa_hmat_disabled(errp);
+    } else if (!strcmp(type, "hmat-lb")) {
+        return numa_parse_hmat_lb(ms, o, errp);
+    } else if (!strcmp(type, "hmat-cache")) {
+        return numa_parse_hmat_cache(ms, o, errp);
     }
     error_setg(errp, "Parameter 'type' does not accept value '%s'", type);
     return false;
@@ -537,7 +607,7 @@ bool numa_complete_configuration(MachineState *ms, Error **errp)
         return true;
     }
     /* From the top, as 7.2 looks */
-    for (i = ns->num_nodes - 1; i >= 0; i--) {
+    for (i = ns->max_nodeid - 1; i >= 0; i--) {
         if (!ns->nodes[i].present) {
             error_setg(errp, "numa: Node ID missing: %d", i);
             return false;
@@ -568,7 +638,7 @@ static void numa_append_slot(GString *s, MachineState *ms, unsigned i)
                            slot->thread);
 }
 
-void numa_finish_cpu_init(MachineState *ms)
+bool numa_finish_cpu_init(MachineState *ms, Error **errp)
 {
     NumaState *ns = ms->numa_state;
     GString *s;
@@ -576,7 +646,7 @@ void numa_finish_cpu_init(MachineState *ms)
     unsigned i, n = MAX(ms->smp.max_cpus, 1);
 
     if (!ns || !ns->num_nodes) {
-        return;
+        return true;
     }
     for (i = 0; i < n; i++) {
         if (ms->possible_cpus[i].node_id >= 0) {
@@ -597,7 +667,16 @@ void numa_finish_cpu_init(MachineState *ms)
          * Without any mapping, the PC boards' default: sockets round-robin
          * over the nodes; with a partial one, 7.2 puts the rest in node 0
          */
-        slot->node_id = default_mapping ? slot->socket % ns->num_nodes : 0;
+        if (!numa_set_cpu_node(ms, i,
+                               default_mapping ? slot->socket % ns->num_nodes
+                                               : 0, errp)) {
+            g_string_free(s, TRUE);
+            return false;
+        }
+    }
+    if (ms->hmat && !numa_hmat_check_initiators(ns, errp)) {
+        g_string_free(s, TRUE);
+        return false;
     }
     if (s->len && !qtest_enabled()) {
         warn_report("CPU(s) not present in any NUMA nodes: %s", s->str);
@@ -606,6 +685,25 @@ void numa_finish_cpu_init(MachineState *ms)
                     "is obsoleted and will be removed in future");
     }
     g_string_free(s, TRUE);
+    return true;
+}
+
+void numa_state_free(NumaState *ns)
+{
+    int h, t;
+
+    if (!ns) {
+        return;
+    }
+    for (h = 0; h < HMAT_LB_LEVELS; h++) {
+        for (t = 0; t < HMAT_LB_TYPES; t++) {
+            if (ns->hmat_lb[h][t]) {
+                g_array_free(ns->hmat_lb[h][t]->list, TRUE);
+                g_free(ns->hmat_lb[h][t]);
+            }
+        }
+    }
+    g_free(ns);
 }
 
 int numa_cpu_node(MachineState *ms, unsigned index)

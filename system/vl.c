@@ -460,7 +460,9 @@ static void qemu_build_machine(void)
     if (!machine_init_ram(ms, &err) || !os_overcommit_apply(&err)) {
         exit_with(err);
     }
-    numa_finish_cpu_init(ms);
+    if (!numa_finish_cpu_init(ms, &err)) {
+        exit_with(err);
+    }
     /* Build phases: board, then -device in command-line order, as QEMU */
     if ((mc->init && !mc->init(ms, &err)) ||
         (!mc->init && ms->cpu_opts && !machine_create_cpus(ms, &err)) ||

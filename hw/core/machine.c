@@ -153,7 +153,7 @@ static void machine_finalize(Object *obj)
     g_free(ms->boot_order);
     g_free(ms->boot_once);
     g_free(ms->possible_cpus);
-    g_free(ms->numa_state);
+    numa_state_free(ms->numa_state);
 }
 
 static const TypeInfo machine_info = {
@@ -305,7 +305,7 @@ void machine_class_help(MachineClass *mc)
         ObjectProperty *p = g_ptr_array_index(props, i);
         char *left;
 
-        if (!p->set || !strcmp(p->name, "type")) {
+        if (!p->set || p->instance_only || !strcmp(p->name, "type")) {
             continue;
         }
         left = g_strdup_printf("%s=<%s>", p->name, p->type);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hw/i386/acpi-build.h"
+#include "hw/acpi/hmat.h"
 #include "hw/acpi/pm.h"
 #include "hw/isa/apm.h"
 #include "hw/misc/pvpanic.h"
@@ -684,7 +685,7 @@ void acpi_build_e820_reserved(uint64_t *start, uint64_t *len)
 
 static bool build_all(AcpiBuild *b, MachineState *ms, Error **errp)
 {
-    uint64_t facs, dsdt, fadt, madt, xsdt, rsdt, extra[2];
+    uint64_t facs, dsdt, fadt, madt, xsdt, rsdt, extra[3];
     unsigned n_extra = 0, i;
     GByteArray *t;
 
@@ -696,7 +697,10 @@ static bool build_all(AcpiBuild *b, MachineState *ms, Error **errp)
         !(madt = build_place(b, build_madt(b, ms), errp))) {
         return false;
     }
-    /* After the MADT, as 7.2 lists them: SRAT with -numa, SLIT with dist */
+    /*
+     * After the MADT, as 7.2 lists them: SRAT with -numa, SLIT with dist,
+     * HMAT with hmat=on
+     */
     if (ms->numa_state && ms->numa_state->num_nodes) {
         if (!(extra[n_extra++] = build_place(b, build_srat(b, ms), errp))) {
             return false;
@@ -704,6 +708,13 @@ static bool build_all(AcpiBuild *b, MachineState *ms, Error **errp)
         if (ms->numa_state->have_numa_distance &&
             !(extra[n_extra++] = build_place(b, build_slit(b, ms), errp))) {
             return false;
+        }
+        if (ms->hmat) {
+            t = table_new(b, "HMAT", HMAT_REVISION);
+            hmat_build_body(t, ms->numa_state);
+            if (!(extra[n_extra++] = build_place(b, t, errp))) {
+                return false;
+            }
         }
     }
 

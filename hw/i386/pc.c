@@ -452,6 +452,11 @@ static void pc_machine_class_init(ObjectClass *oc, void *data)
             "i8042 keyboard controller at ports 0x60/0x64");
     PCFIELD("smbus", PROP_KIND_BOOL, smbus, "on",
             "SMBus controller on q35 (ICH9-SMB at 00:1f.3, SPD EEPROMs)");
+    /* 7.2's machine_initfn adds it to every machine with NUMA */
+    p = PCFIELD("hmat", PROP_KIND_BOOL, hmat, "off",
+                "Set on/off to enable/disable ACPI Heterogeneous Memory "
+                "Attribute Table (HMAT)");
+    p->instance_only = true;
     PCFIELD("default-bus-bypass-iommu", PROP_KIND_BOOL,
             default_bus_bypass_iommu, "off",
             "PCI buses bypass the IOMMU by default");

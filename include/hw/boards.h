@@ -108,6 +108,7 @@ struct MachineState {
     uint64_t max_ram_below_4g;  /* 0 until set, or resolved at init */
     char *smbios_ep_type;       /* "32" or "64" */
     char *oem_id, *oem_table_id;
+    bool hmat;                  /* -machine hmat=on: the guest gets an HMAT */
 
     /* From the rest of the command line */
     uint64_t ram_size;

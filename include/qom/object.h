@@ -111,6 +111,12 @@ struct ObjectProperty {
      * in the syntax of the property's type
      */
     bool setter_parses_text;
+    /*
+     * QEMU adds it to each instance rather than to the class: `-machine
+     * TYPE,help`, which lists the class's, leaves it out, while
+     * qom-list-properties (an instance's) shows it
+     */
+    bool instance_only;
 };
 
 /* Type registration; type_init(fn) runs fn before main(). */

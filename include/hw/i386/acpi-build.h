@@ -6,9 +6,11 @@
  * ACPI_BUILD_BASE + ACPI_BUILD_SIZE - 1 (0xE0000-0xEFFFF), inside the
  * legacy BIOS area that the e820 map reports as reserved: the RSDP first
  * (16-byte aligned, where a guest scanning 0xE0000-0xFFFFF finds it), then
- * FACS, DSDT, FADT, MADT, XSDT and RSDT.  The tables:
+ * FACS, DSDT, FADT, MADT, (with -numa) SRAT, SLIT, HMAT, XSDT and RSDT.
+ * The tables:
  *   RSDP  revision 2 (ACPI 2.0+), RSDT and XSDT addresses, both checksums
- *   XSDT/RSDT  -> FADT, MADT
+ *   XSDT/RSDT  -> FADT, MADT, then as QEMU 7.2 with -numa: SRAT, SLIT
+ *         (with -numa dist), HMAT (with -machine hmat=on; hw/acpi/hmat.h)
  *   FADT  revision 5.1: PM block of hw/acpi/pm.h, SCI_INT 9, 32-bit PM
  *         timer, fixed-feature power button, reset register = i8042
  *         (port 0x64, value 0xFE), no SMI_CMD (always in ACPI mode)
