@@ -54,6 +54,7 @@
 #include "monitor/qmp-commands.h"
 #include "qapi/qapi-visit.h"
 #include "qemu/option.h"
+#include "sysemu/sysemu.h"
 
 typedef struct Monitor {
     Chardev *chr;
@@ -435,8 +436,8 @@ static pthread_mutex_t work_lock = PTHREAD_MUTEX_INITIALIZER;
 static GQueue work_queue;
 static bool work_scheduled, work_running;
 static GMainContext *io_context;
-static GMainLoop *io_loop;
 static GThread *io_thread;
+static gint io_quit;
 
 static gboolean monitor_work_cb(gpointer opaque);
 
@@ -656,7 +657,10 @@ static void monitor_event(void *opaque, ChardevEvent event)
 static gpointer monitor_io_thread_fn(gpointer opaque)
 {
     g_main_context_push_thread_default(io_context);
-    g_main_loop_run(io_loop);
+    /* not g_main_loop_run(): a quit before it starts would be lost */
+    while (!g_atomic_int_get(&io_quit)) {
+        g_main_context_iteration(io_context, TRUE);
+    }
     g_main_context_pop_thread_default(io_context);
     return NULL;
 }
@@ -665,7 +669,8 @@ static gpointer monitor_io_thread_fn(gpointer opaque)
 static void monitor_io_thread_stop(void)
 {
     if (io_thread) {
-        g_main_loop_quit(io_loop);
+        g_atomic_int_set(&io_quit, 1);
+        g_main_context_wakeup(io_context);
         g_thread_join(io_thread);
         io_thread = NULL;
     }
@@ -675,8 +680,10 @@ static GMainContext *monitor_io_context(void)
 {
     if (!io_context) {
         io_context = g_main_context_new();
-        io_loop = g_main_loop_new(io_context, FALSE);
-        io_thread = g_thread_new("mon_iothread", monitor_io_thread_fn, NULL);
+        /* named only with -name debug-threads=on, as in QEMU */
+        io_thread = g_thread_new(qemu_debug_threads ? "IO mon_iothread"
+                                                    : NULL,
+                                 monitor_io_thread_fn, NULL);
         atexit(monitor_io_thread_stop);
     }
     return io_context;
