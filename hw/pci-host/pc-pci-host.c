@@ -527,15 +527,6 @@ static void pc_host_function_write_config(PCIDevice *d, uint32_t addr,
 
 /* Reset ------------------------------------------------------------------ */
 
-static void pc_pci_host_reset(DeviceState *dev)
-{
-    PCPCIHostState *s = (PCPCIHostState *)dev;
-
-    g_mutex_lock(&s->lock);
-    s->config_addr = 0;
-    g_mutex_unlock(&s->lock);
-}
-
 /* The chipset registers go back to their reset values; PCIEXBAR with them */
 /*
  * Reset: the MCH's registers go back to their reset values (PCIEXBAR with
@@ -622,7 +613,7 @@ static void pc_pci_host_class_init(ObjectClass *oc, void *data)
 
     ((PCPCIHostClass *)oc)->kind = (PCHostBridgeKind)(uintptr_t)data;
     dc->realize = pc_pci_host_realize;
-    dc->reset = pc_pci_host_reset;
+    /* no reset: CONFIG_ADDRESS keeps its value over a reset, as in 7.2 */
     dc->categories = 1u << DEVICE_CATEGORY_BRIDGE;
 }
 
