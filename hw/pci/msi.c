@@ -6,13 +6,18 @@
 #include "hw/pci/msi.h"
 
 /*
- * A message: its data written to its address.  Under KVM the APIC's
- * window (0xfee00000) is kvm-apic-msi, which hands it to KVM's irqchip
- * (hw/i386/kvm-irqchip.c), as 7.2's does.
+ * A message: its data written to its address, by the device as a bus
+ * master — so not at all while its command register's Bus Master Enable
+ * is clear (7.2 writes through the device's bus master address space,
+ * disabled then; a bridge's bit does not gate what is behind it).  Under
+ * KVM the APIC's window (0xfee00000) is kvm-apic-msi, which hands it to
+ * KVM's irqchip (hw/i386/kvm-irqchip.c), as 7.2's does.
  */
-static void msi_send_message(uint64_t addr, uint32_t data)
+static void msi_send_message(PCIDevice *dev, uint64_t addr, uint32_t data)
 {
-    stl_le_phys(&address_space_memory, addr, data);
+    if (pci_get_word(dev->config + PCI_COMMAND) & PCI_COMMAND_MASTER) {
+        stl_le_phys(&address_space_memory, addr, data);
+    }
 }
 
 /* MSI ------------------------------------------------------------------------- */
@@ -113,7 +118,7 @@ void msi_notify(PCIDevice *dev, unsigned vector)
     }
     /* the low bits of data name the vector among those enabled */
     data = (data & ~(nr - 1)) | vector;
-    msi_send_message(addr, data);
+    msi_send_message(dev, addr, data);
 }
 
 void msi_reset(PCIDevice *dev)
@@ -176,7 +181,8 @@ void msix_notify(PCIDevice *dev, unsigned vector)
         return;
     }
     e = dev->msix_table + vector * PCI_MSIX_ENTRY_SIZE;
-    msi_send_message(pci_get_long(e) | (uint64_t)pci_get_long(e + 4) << 32,
+    msi_send_message(dev, pci_get_long(e) |
+                     (uint64_t)pci_get_long(e + 4) << 32,
                      pci_get_long(e + 8));
 }
 

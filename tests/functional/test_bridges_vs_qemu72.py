@@ -557,6 +557,32 @@ def versions():
                json_diff(trees[0], trees[1]))
 
 
+def msi_delivery():
+    """A pcie-root-port's hot-plug interrupt as an MSI-X message into RAM:
+    a Slot Control write completes a command (Command Completed), which
+    with HPIE and CCIE on sends vector 0 — or nothing while the port's
+    Bus Master Enable is clear"""
+    machine = "pc-q35-7.2"
+    dev = ["pcie-root-port,id=rp,chassis=1,slot=1,addr=0x3"]
+    devfn = 3 << 3
+    for bme in (True, False):
+        cmds = (cfg_write(0, devfn, 0x10, 4, 0xfebf0000) +
+                cfg_write(0, devfn, 0x4, 2, 0x6 if bme else 0x2))
+        # entry 0 of the table (BAR 0): address, data, unmasked; enable
+        cmds += ["writel 0xfebf0000 0x100000", "writel 0xfebf0004 0x0",
+                 "writel 0xfebf0008 0x4242", "writel 0xfebf000c 0x0"]
+        cmds += cfg_write(0, devfn, 0x4a, 2, 0x8000)
+        # Slot Control (PCIe capability at 0x54): HPIE | CCIE
+        cmds += cfg_write(0, devfn, 0x54 + 0x18, 2, 0x30)
+        cmds += ["outl 0xcf8 0x%x" % cfg(0, devfn, 0x54 + 0x18),
+                 "inl 0xcfc", "readl 0x100000"]
+        a = qtest_session(ORACLE, ["-machine", machine] + devargs(dev), cmds)
+        b = qtest_session(BINARY, ["-machine", machine] + devargs(dev), cmds)
+        report(f"msi-delivery/msix/bme={int(bme)}",
+               a == b and "4242" in a[-1] if bme else a == b,
+               first_diff(cmds, a, b) or f"last answers {a[-1]} {b[-1]}")
+
+
 def config_garbage(case, seed=""):
     """A seeded stream of configuration writes of every size to every
     bridge (bus numbers left alone), each followed by reads, and at the
@@ -691,6 +717,7 @@ def main():
     types()
     versions()
     refusals()
+    msi_delivery()
     print(f"1..{len(results)}")
     return 0 if all(results) else 1
 
