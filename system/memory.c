@@ -680,15 +680,19 @@ static void address_space_update(AddressSpace *as, GHashTable *views)
     FlatView *old = as->current_map, *fv;
     guint i;
 
-    fv = root ? g_hash_table_lookup(views, root) : NULL;
+    /* spaces with nothing to render (no root) share one empty view, as
+     * in QEMU 7.2 (a disabled bus master's: info mtree -f lists them
+     * together) */
+    static char no_root;
+    gpointer key = root ? (gpointer)root : &no_root;
+
+    fv = g_hash_table_lookup(views, key);
     if (fv) {
         flatview_ref(fv);
     } else {
         fv = generate_memory_topology(as->root);
-        if (root) {
-            flatview_ref(fv);
-            g_hash_table_insert(views, root, fv);
-        }
+        flatview_ref(fv);
+        g_hash_table_insert(views, key, fv);
     }
     for (i = 0; i < as->listeners->len; i++) {
         MemoryListener *l = g_ptr_array_index(as->listeners, i);

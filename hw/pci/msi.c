@@ -6,18 +6,16 @@
 #include "hw/pci/msi.h"
 
 /*
- * A message: its data written to its address, by the device as a bus
- * master — so not at all while its command register's Bus Master Enable
- * is clear (7.2 writes through the device's bus master address space,
- * disabled then; a bridge's bit does not gate what is behind it).  Under
- * KVM the APIC's window (0xfee00000) is kvm-apic-msi, which hands it to
- * KVM's irqchip (hw/i386/kvm-irqchip.c), as 7.2's does.
+ * A message: its data written to its address through the device's bus
+ * master address space — so not at all while its command register's Bus
+ * Master Enable is clear (a bridge's bit does not gate what is behind
+ * it), as in 7.2.  Under KVM the APIC's window (0xfee00000) is
+ * kvm-apic-msi, which hands it to KVM's irqchip (hw/i386/kvm-irqchip.c),
+ * as 7.2's does.
  */
 static void msi_send_message(PCIDevice *dev, uint64_t addr, uint32_t data)
 {
-    if (pci_get_word(dev->config + PCI_COMMAND) & PCI_COMMAND_MASTER) {
-        stl_le_phys(&address_space_memory, addr, data);
-    }
+    stl_le_phys(pci_get_address_space(dev), addr, data);
 }
 
 /* MSI ------------------------------------------------------------------------- */

@@ -342,6 +342,14 @@ static bool pci_range_touches(uint32_t addr, int len, uint32_t start,
     return addr < end && addr + len > start;
 }
 
+/* Bus mastering: on with Bus Master Enable while powered, as 7.2 */
+static void pci_update_bus_master(PCIDevice *dev)
+{
+    memory_region_set_enabled(&dev->bus_master_enable,
+                              (pci_get_word(dev->config + PCI_COMMAND) &
+                               PCI_COMMAND_MASTER) && dev->has_power);
+}
+
 void pci_default_write_config(PCIDevice *dev, uint32_t addr, uint32_t val,
                               int len)
 {
@@ -363,6 +371,7 @@ void pci_default_write_config(PCIDevice *dev, uint32_t addr, uint32_t val,
     }
     if (pci_range_touches(addr, len, PCI_COMMAND, PCI_COMMAND + 2)) {
         pci_bus_change_irq(dev, pci_irq_visible(dev) - before);
+        pci_update_bus_master(dev);
     }
     msi_write_config(dev, addr, val, len);
 }
@@ -591,6 +600,15 @@ static bool pci_place(PCIDevice *dev, PCIBus *bus, Error **errp)
     return true;
 }
 
+static void pci_bus_master_destroy(PCIDevice *dev)
+{
+    address_space_destroy(&dev->bus_master_as);
+    memory_region_del_subregion(&dev->bus_master_container,
+                                &dev->bus_master_enable);
+    object_unparent(OBJECT(&dev->bus_master_enable));
+    object_unparent(OBJECT(&dev->bus_master_container));
+}
+
 static bool pci_qdev_realize(DeviceState *qdev, Error **errp)
 {
     PCIDevice *dev = PCI_DEVICE(qdev);
@@ -612,8 +630,19 @@ static bool pci_qdev_realize(DeviceState *qdev, Error **errp)
         dev->io_regions[i].addr = PCI_BAR_UNMAPPED;
     }
     bus->devices[dev->devfn] = dev;
+    memory_region_init(&dev->bus_master_container, OBJECT(dev),
+                       "bus master container", UINT64_MAX);
+    memory_region_init_alias(&dev->bus_master_enable, OBJECT(dev),
+                             "bus master", get_system_memory(), 0,
+                             memory_region_size(get_system_memory()));
+    memory_region_set_enabled(&dev->bus_master_enable, false);
+    memory_region_add_subregion(&dev->bus_master_container, 0,
+                                &dev->bus_master_enable);
+    address_space_init(&dev->bus_master_as, &dev->bus_master_container,
+                       object_get_typename(OBJECT(dev)));
     if (pc->realize && !pc->realize(dev, errp)) {
         bus->devices[dev->devfn] = NULL;
+        pci_bus_master_destroy(dev);
         pci_unlock();
         return false;
     }
@@ -648,6 +677,7 @@ static void pci_qdev_unrealize(DeviceState *qdev)
     memory_region_transaction_commit();
     pci_bus_change_irq(dev, -pci_irq_visible(dev));
     pci_device_bus(dev)->devices[dev->devfn] = NULL;
+    pci_bus_master_destroy(dev);
     pci_unlock();
 }
 
@@ -679,6 +709,7 @@ void pci_device_reset_config(PCIDevice *dev)
         }
     }
     pci_update_mappings(dev);
+    pci_update_bus_master(dev);
     pci_unlock();
 }
 
@@ -688,6 +719,7 @@ void pci_set_power(PCIDevice *dev, bool state)
     if (dev->has_power != state) {
         dev->has_power = state;
         pci_update_mappings(dev);
+        pci_update_bus_master(dev);
         if (!state) {
             device_cold_reset(DEVICE(dev));
         }
@@ -786,6 +818,20 @@ static char *pci_devfn_print(Object *obj, Property *p)
         return g_strdup("<unset>");
     }
     return g_strdup_printf("%02x.%x", PCI_SLOT(devfn), PCI_FUNC(devfn));
+}
+
+/* QEMU's "legacy-addr": addr as info qtree prints it ("00.0") */
+static JsonNode *pci_legacy_addr_get(Object *obj, ObjectProperty *prop,
+                                     Error **errp)
+{
+    int32_t devfn = PCI_DEVICE(obj)->devfn;
+    char *s = devfn < 0 ? g_strdup("<unset>")
+              : g_strdup_printf("%02x.%x", PCI_SLOT(devfn), PCI_FUNC(devfn));
+    JsonNode *n = json_node_new(JSON_NODE_VALUE);
+
+    json_node_set_string(n, s);
+    g_free(s);
+    return n;
 }
 
 static const PropertyInfo pci_prop_devfn = {
@@ -906,6 +952,8 @@ static void pci_device_class_init(ObjectClass *oc, void *data)
     dc->reset = pci_qdev_reset;
     pc->config_read = pci_default_read_config;
     pc->config_write = pci_default_write_config;
+    object_class_property_add(oc, "legacy-addr", "str", pci_legacy_addr_get,
+                              NULL, NULL);
     device_class_set_props(dc, pci_props);
 }
 

@@ -57,29 +57,19 @@ KNOWN_PROPS = {
     "i8042": {"ps2kbd", "ps2mouse", "ps2-kbd-input-irq[0]",
               "ps2-mouse-input-irq[0]"},
     "isa-pcspk": {"pit"},
-    # PCI functions have no bus-master address space here yet, nor
-    # legacy-addr
-    "PIIX3": {"bus master container[0]", "bus master[0]", "legacy-addr"},
-    # and PIIX4_PM has no GPE or hotplug blocks (nor their
-    # properties)
-    "PIIX4_PM": {"bus master container[0]", "bus master[0]", "legacy-addr",
-                 "acpi-cpu-hotplug[0]", "acpi-gpe0[0]", "acpi-pci-hotplug[0]",
+    # PIIX4_PM has no GPE or hotplug blocks (nor their properties)
+    "PIIX4_PM": {"acpi-cpu-hotplug[0]", "acpi-gpe0[0]", "acpi-pci-hotplug[0]",
                  "acpi-pcihp-io-base", "acpi-pcihp-io-len",
                  "acpi_disable_cmd", "acpi_enable_cmd",
                  "cpu-hotplug-legacy", "gpe0_blk", "gpe0_blk_len",
                  "pm_io_base", "sci_int"},
-    # the storage and SMBus functions: no bus-master address space either
-    "piix3-ide": {"bus master container[0]", "bus master[0]", "legacy-addr"},
-    "ich9-ahci": {"bus master container[0]", "bus master[0]", "legacy-addr"},
-    "ICH9-SMB": {"bus master container[0]", "bus master[0]", "legacy-addr"},
     # QEMU 7.2's ACPI build puts its tables in ROM regions of fw_cfg (for
     # migration); this tree has no QEMU-style ACPI blobs (docs/firmware.md)
     "fw_cfg_io": {"\\x2from@etc\\x2facpi\\x2frsdp[0]",
                   "\\x2from@etc\\x2facpi\\x2ftables[0]",
                   "\\x2from@etc\\x2ftable-loader[0]"},
     # ICH9-LPC has no GPE, SMI, TCO, hotplug or RCRB blocks
-    "ICH9-LPC": {"bus master container[0]", "bus master[0]", "legacy-addr",
-                 "acpi-cpu-hotplug[0]", "acpi-gpe0[0]", "acpi-pci-hotplug[0]",
+    "ICH9-LPC": {"acpi-cpu-hotplug[0]", "acpi-gpe0[0]", "acpi-pci-hotplug[0]",
                  "acpi-pcihp-io-base", "acpi-pcihp-io-len", "acpi-smi[0]",
                  "lpc-rcrb-mmio[0]",
                  "sm-tco[0]"},

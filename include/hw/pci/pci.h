@@ -155,7 +155,22 @@ struct PCIDevice {
     bool hpev_notified;         /* a PCIe slot's hot-plug event signalled */
     uint8_t *msix_table, *msix_pba;
     MemoryRegion msix_exclusive_bar, msix_table_mmio, msix_pba_mmio;
+    /*
+     * What the device reaches as a bus master (DMA, MSI messages): a
+     * container ("bus master container") holding an alias of system
+     * memory ("bus master") enabled while the command register's Bus
+     * Master Enable is set and the device has power, as QEMU 7.2's; the
+     * address space is named after the type
+     */
+    MemoryRegion bus_master_container, bus_master_enable;
+    AddressSpace bus_master_as;
 };
+
+/* The address space the device's DMA and MSI messages go through */
+static inline AddressSpace *pci_get_address_space(PCIDevice *dev)
+{
+    return &dev->bus_master_as;
+}
 
 typedef struct PCIDeviceClass {
     DeviceClass parent_class;
