@@ -53,7 +53,6 @@ static void pci_bridge_dev_write_config(PCIDevice *d, uint32_t addr,
     PCIBridgeDev *bd = PCI_BRIDGE_DEV(d);
 
     pci_bridge_write_config(d, addr, val, len);
-    msi_write_config(d, addr, val, len);
     if (bd->shpc_on) {
         shpc_cap_write_config(&bd->shpc, addr, val, len);
     }

@@ -22,7 +22,6 @@ static void pcie_pci_bridge_write_config(PCIDevice *d, uint32_t addr,
                                          uint32_t val, int len)
 {
     pci_bridge_write_config(d, addr, val, len);
-    msi_write_config(d, addr, val, len);
     shpc_cap_write_config(&PCIE_PCI_BRIDGE(d)->shpc, addr, val, len);
 }
 

@@ -46,7 +46,6 @@ static void rp_write_config(PCIDevice *d, uint32_t addr, uint32_t val,
     uint32_t old_cmd = rp_aer_root_command(d), cmd;
 
     pci_bridge_write_config(d, addr, val, len);
-    msix_write_config(d, addr, val, len);
     pcie_cap_slot_write_config(d, old_sta, addr, val, len);
     /*
      * 7.2's AER root part then sets INTx to whether an error reporting

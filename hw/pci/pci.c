@@ -373,7 +373,9 @@ void pci_default_write_config(PCIDevice *dev, uint32_t addr, uint32_t val,
         pci_bus_change_irq(dev, pci_irq_visible(dev) - before);
         pci_update_bus_master(dev);
     }
+    /* the capabilities' side effects, for every device (bridges too) */
     msi_write_config(dev, addr, val, len);
+    msix_write_config(dev, addr, val, len);
 }
 
 int pci_bus_num(PCIBus *bus)
