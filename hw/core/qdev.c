@@ -398,11 +398,18 @@ void qdev_unplug_complete(DeviceState *dev)
 
 static void qbus_cold_reset(BusState *bus)
 {
+    BusClass *bc = BUS_GET_CLASS(bus);
     guint i;
 
+    if (bc->reset_enter) {
+        bc->reset_enter(bus);
+    }
     for (i = 0; i < bus->children->len; i++) {
         device_cold_reset(((BusChild *)g_ptr_array_index(bus->children,
                                                          i))->child);
+    }
+    if (bc->reset) {
+        bc->reset(bus);
     }
 }
 

@@ -6,7 +6,8 @@
  * 15:7), decoded while ACPI_CNTL (0x44) bit 7 (ACPI_EN) is set — so not
  * at all until firmware (or the direct-boot path, hw/i386/pc-devices.c)
  * programs it, as in QEMU 7.2.  Its 24 "gsi" outputs are the board's
- * GSIs; the SCI goes out on GSI 9.  disable_s3, disable_s4 and s4_val
+ * GSIs; PCI interrupts and the SCI reach them as hw/isa/ich9-irq.c
+ * says (PIRQ[A-H], SCI_IRQ_SEL, the root complex register block).  disable_s3, disable_s4 and s4_val
  * are the sleep states the DSDT declares and PM1a_CNT decodes (libvirt's
  * <pm> element sets them with -global ICH9-LPC.disable_s3=1); as in
  * QEMU 7.2 they are properties of the object, not qdev properties, so
@@ -25,9 +26,7 @@
  * reset-control.c; SYS_RST and FULL_RST stored) and the two i8257 DMA
  * controllers on its ISA bus.
  *
- * Not yet: PIRQ routing itself (stored, routes nothing: no PCI function
- * here raises INTx), the root complex register block (RCBA 0xf0 is
- * stored, maps nothing), the GPE0 block, SMI_EN (so an APM command other
+ * Not yet: the GPE0 block, SMI_EN (so an APM command other
  * than ACPI enable/disable raises no SMI: there is no SMM here), TCO, CPU
  * and memory hotplug (their properties are accepted and change nothing).
  */
@@ -36,6 +35,7 @@
 #include "hw/acpi/pm-block.h"
 #include "hw/dma/i8257.h"
 #include "hw/isa/apm.h"
+#include "hw/isa/ich9-irq.h"
 #include "hw/isa/isa.h"
 #include "hw/isa/reset-control.h"
 #include "hw/pci/pci.h"
@@ -57,6 +57,7 @@ typedef struct ICH9LPCState {
     APMState apm;
     ResetControl rst_cnt;
     qemu_irq gsi[ICH9_LPC_NUM_GSI];
+    ICH9Irq irq;                /* PIRQ routing, SCI, RCRB (ich9-irq.c) */
     /* qdev properties */
     bool noreboot, smm_compat;
     bool smi_broadcast, smi_cpu_hotplug, smi_cpu_hotunplug;
@@ -104,14 +105,20 @@ static bool ich9_lpc_range_hit(uint32_t addr, int len, uint32_t reg,
 static void ich9_lpc_write_config(PCIDevice *d, uint32_t addr, uint32_t val,
                                   int len)
 {
+    ICH9LPCState *s = (ICH9LPCState *)d;
     uint8_t smi_lock = d->config[ICH9_LPC_GEN_PMCON_1] &
                        ICH9_LPC_GEN_PMCON_1_SMI_LOCK;
+    uint32_t rcba = pci_get_long(d->config + ICH9_LPC_RCBA);
 
     pci_default_write_config(d, addr, val, len);
     d->config[ICH9_LPC_GEN_PMCON_1] |= smi_lock;
     if (ich9_lpc_range_hit(addr, len, ICH9_LPC_PMBASE, 4) ||
         ich9_lpc_range_hit(addr, len, ICH9_LPC_ACPI_CTRL, 1)) {
-        ich9_lpc_update_pm((ICH9LPCState *)d);
+        ich9_lpc_update_pm(s);
+        ich9_irq_acpi_ctrl_written(&s->irq);
+    }
+    if (ich9_lpc_range_hit(addr, len, ICH9_LPC_RCBA, 4)) {
+        ich9_irq_rcba_written(&s->irq, rcba);
     }
 }
 
@@ -121,6 +128,7 @@ static void ich9_lpc_reset(DeviceState *dev)
 {
     ICH9LPCState *s = (ICH9LPCState *)dev;
     PCIDevice *d = &s->parent_obj;
+    uint32_t rcba = pci_get_long(d->config + ICH9_LPC_RCBA);
 
     DEVICE_CLASS(object_class_get_parent(OBJECT_GET_CLASS(dev)))->reset(dev);
     pci_lock();
@@ -130,6 +138,7 @@ static void ich9_lpc_reset(DeviceState *dev)
     pci_set_long(d->config + ICH9_LPC_PIRQA_ROUT, 0x80808080);
     pci_set_long(d->config + ICH9_LPC_PIRQE_ROUT, 0x80808080);
     ich9_lpc_update_pm(s);
+    ich9_irq_reset(&s->irq, rcba);
     pci_unlock();
     acpi_pm_block_reset(&s->block);
     reset_control_reset(&s->rst_cnt);
@@ -179,10 +188,12 @@ static bool ich9_lpc_realize(PCIDevice *d, Error **errp)
              s);
     reset_control_init(&s->rst_cnt, OBJECT(d), "lpc-reset-control",
                        ICH9_RST_CNT_KEEP, get_system_io());
+    ich9_irq_init(&s->irq, d, s->gsi);
     if (!i8257_dma_init(isa, errp) ||
         !acpi_pm_block_realize(&s->block, OBJECT(d), "ich9-pm",
-                               ICH9_PM_SIZE, &s->gsi[ICH9_LPC_SCI_GSI],
+                               ICH9_PM_SIZE, &s->irq.sci_in,
                                &s->states, errp)) {
+        ich9_irq_cleanup(&s->irq);
         reset_control_destroy(&s->rst_cnt, get_system_io());
         apm_destroy(&s->apm, get_system_io());
         return false;
@@ -197,6 +208,7 @@ static void ich9_lpc_exit(PCIDevice *d)
     ICH9LPCState *s = (ICH9LPCState *)d;
 
     acpi_pm_block_unrealize(&s->block);
+    ich9_irq_cleanup(&s->irq);
     reset_control_destroy(&s->rst_cnt, get_system_io());
     apm_destroy(&s->apm, get_system_io());
 }

@@ -266,16 +266,14 @@ int pci_intx(PCIDevice *dev)
 
 /*
  * The line a pin reaches: each bridge's secondary bus swizzles it
- * (QEMU's pci_swizzle_map_irq_fn) until a bus that drives lines
+ * (QEMU's pci_swizzle_map_irq_fn) until a bus that drives lines; the
+ * line's count changes by change and the bus drives it (even for a
+ * change of 0, as 7.2 does when INTx disable toggles)
  */
-static void pci_bus_change_irq(PCIDevice *dev, int change)
+static void pci_bus_change_irq_pin(PCIDevice *dev, int line, int change)
 {
     PCIBus *bus = pci_device_bus(dev);
-    int line = pci_intx(dev);
 
-    if (!change || line < 0) {
-        return;
-    }
     for (;;) {
         if (!bus->map_irq) {
             return;
@@ -293,6 +291,13 @@ static void pci_bus_change_irq(PCIDevice *dev, int change)
     bus->irq_count[line] += change;
     if (bus->set_irq) {
         bus->set_irq(bus->irq_opaque, line, bus->irq_count[line] != 0);
+    }
+}
+
+static void pci_bus_change_irq(PCIDevice *dev, int change)
+{
+    if (change && pci_intx(dev) >= 0) {
+        pci_bus_change_irq_pin(dev, pci_intx(dev), change);
     }
 }
 
@@ -350,10 +355,32 @@ static void pci_update_bus_master(PCIDevice *dev)
                                PCI_COMMAND_MASTER) && dev->has_power);
 }
 
+/*
+ * INTx disable toggled: each of the four pins' lines moves by the pin's
+ * state — and is driven even when that is 0 (7.2's pci_update_irq_
+ * disabled), which re-evaluates the line with the routing as it is now
+ */
+static void pci_update_intx_disabled(PCIDevice *dev, bool was)
+{
+    bool disabled = pci_get_word(dev->config + PCI_COMMAND) &
+                    PCI_COMMAND_INTX_DISABLE;
+    int pin;
+
+    if (disabled == was) {
+        return;
+    }
+    for (pin = 0; pin < 4; pin++) {
+        int state = pin == pci_intx(dev) && dev->irq_level;
+
+        pci_bus_change_irq_pin(dev, pin, disabled ? -state : state);
+    }
+}
+
 void pci_default_write_config(PCIDevice *dev, uint32_t addr, uint32_t val,
                               int len)
 {
-    int before = pci_irq_visible(dev);
+    bool disabled = pci_get_word(dev->config + PCI_COMMAND) &
+                    PCI_COMMAND_INTX_DISABLE;
     int i;
 
     for (i = 0; i < len && addr + i < dev->config_size; i++) {
@@ -370,7 +397,7 @@ void pci_default_write_config(PCIDevice *dev, uint32_t addr, uint32_t val,
         pci_update_mappings(dev);
     }
     if (pci_range_touches(addr, len, PCI_COMMAND, PCI_COMMAND + 2)) {
-        pci_bus_change_irq(dev, pci_irq_visible(dev) - before);
+        pci_update_intx_disabled(dev, disabled);
         pci_update_bus_master(dev);
     }
     /* the capabilities' side effects, for every device (bridges too) */
@@ -683,14 +710,47 @@ static void pci_qdev_unrealize(DeviceState *qdev)
     pci_unlock();
 }
 
+/*
+ * A device's INTx deasserts with its reset — but in a reset of its whole
+ * bus only after every device's own reset, function by function in devfn
+ * order (so a routing register another function resets first decides
+ * where the deassertion goes), as 7.2's PCI bus reset does
+ */
+static void pci_reset_intx(PCIDevice *dev)
+{
+    pci_bus_change_irq(dev, -pci_irq_visible(dev));
+    dev->irq_level = 0;
+}
+
+static void pci_bus_reset_enter(BusState *qbus)
+{
+    PCI_BUS(qbus)->in_reset = true;
+}
+
+static void pci_bus_reset(BusState *qbus)
+{
+    PCIBus *bus = PCI_BUS(qbus);
+    int devfn;
+
+    pci_lock();
+    bus->in_reset = false;
+    for (devfn = 0; devfn < 256; devfn++) {
+        if (bus->devices[devfn]) {
+            pci_reset_intx(bus->devices[devfn]);
+        }
+    }
+    pci_unlock();
+}
+
 /* A machine reset: the command register, BARs and INTx go back */
 void pci_device_reset_config(PCIDevice *dev)
 {
     int i;
 
     pci_lock();
-    pci_bus_change_irq(dev, -pci_irq_visible(dev));
-    dev->irq_level = 0;
+    if (!pci_device_bus(dev)->in_reset) {
+        pci_reset_intx(dev);
+    }
     pci_set_word(dev->config + PCI_COMMAND,
                  pci_get_word(dev->config + PCI_COMMAND) &
                  ~pci_get_word(dev->wmask + PCI_COMMAND));
@@ -909,6 +969,11 @@ void pci_bus_irqs(PCIBus *bus, PCISetIRQFunc *set_irq, PCIMapIRQFunc *map_irq,
     bus->irq_count = g_new0(int, nirq);
 }
 
+bool pci_bus_get_irq_level(PCIBus *bus, int line)
+{
+    return line >= 0 && line < bus->nirq && bus->irq_count[line];
+}
+
 GPtrArray *pci_all_buses(void)
 {
     if (!pci_buses) {
@@ -997,6 +1062,8 @@ static void pci_dev_print(GString *out, DeviceState *qdev, int indent)
 static void pci_bus_class_init(ObjectClass *oc, void *data)
 {
     BUS_CLASS(oc)->print_dev = pci_dev_print;
+    BUS_CLASS(oc)->reset_enter = pci_bus_reset_enter;
+    BUS_CLASS(oc)->reset = pci_bus_reset;
 }
 
 static void pci_bus_finalize(Object *obj)

@@ -3,6 +3,7 @@
  * (SHPC 1.0 layout), its reset values and masks, and the commands, with
  * QEMU 7.2's behaviour.
  */
+#include "hw/pci/msi.h"
 #include "hw/pci/shpc.h"
 
 #define SHPC_BASE_OFFSET 0x00
@@ -31,6 +32,7 @@
 #define  SHPC_INT_DIS 0x1
 #define  SHPC_SERR_INT_DISABLES 0x0000000f
 #define  SHPC_CMD_INT_DIS 0x4
+#define  SHPC_SERR_INT_DIS 0x1
 #define  SHPC_CMD_DETECTED 0x00010000
 #define  SHPC_ARB_DETECTED 0x00020000
 #define SHPC_SLOT_REG(s) (0x24 + (s) * 4)
@@ -99,9 +101,16 @@ static void shpc_set_status(SHPCDevice *shpc, int slot, unsigned value,
     pci_set_word(p, (pci_get_word(p) & ~mask) | (value << mask_shift(mask)));
 }
 
-/* The interrupt locator says which slots (and the command) want service */
+/*
+ * The interrupt locator says which slots (and the command) want service;
+ * the controller interrupts while it names one and SERR_INT's global
+ * disable (bit 0) is clear.  As 7.2: with MSI enabled a change of that
+ * level — either way — sends the message; otherwise (MSI off, or the
+ * level unchanged) INTx takes the level
+ */
 static void shpc_interrupt_update(SHPCDevice *shpc)
 {
+    bool level;
     uint32_t locator = 0, serr_int;
     int slot;
 
@@ -116,6 +125,13 @@ static void shpc_interrupt_update(SHPCDevice *shpc)
         locator |= SHPC_INT_COMMAND;
     }
     pci_set_long(shpc->config + SHPC_INT_LOCATOR, locator);
+    level = !(serr_int & SHPC_SERR_INT_DIS) && locator;
+    if (msi_enabled(shpc->dev) && shpc->msi_requested != level) {
+        msi_notify(shpc->dev, 0);
+    } else {
+        pci_set_irq(shpc->dev, level);
+    }
+    shpc->msi_requested = level;
 }
 
 static void shpc_invalid_command(SHPCDevice *shpc)
@@ -327,6 +343,7 @@ void shpc_reset(SHPCDevice *shpc)
         shpc_set_status(shpc, i, present ? SHPC_LED_ON : SHPC_LED_OFF,
                         SHPC_SLOT_PWR_LED_MASK);
     }
+    shpc->msi_requested = false;
     shpc_interrupt_update(shpc);
 }
 

@@ -122,6 +122,9 @@ typedef struct BusClass {
     bool (*check_address)(BusState *bus, DeviceState *dev, Error **errp);
     int max_dev;                /* 0: no limit */
     int automatic_ids;          /* the next "<type>.N" */
+    /* A cold reset of the bus: before its devices', and after them */
+    void (*reset_enter)(BusState *bus);
+    void (*reset)(BusState *bus);
 } BusClass;
 
 /* Who may plug devices into a bus at run time, and how */

@@ -206,6 +206,7 @@ struct PCIBus {
     void *irq_opaque;
     int nirq;
     int *irq_count;             /* devices asserting each bus line */
+    bool in_reset;              /* between its devices' resets and its own */
 };
 
 #define PCI_DEVICE(obj) ((PCIDevice *)(obj))
@@ -224,6 +225,8 @@ PCIBus *pci_bus_new_secondary(PCIDevice *bridge, const char *name,
                               MemoryRegion *io);
 void pci_bus_irqs(PCIBus *bus, PCISetIRQFunc *set_irq, PCIMapIRQFunc *map_irq,
                   void *opaque, int nirq);
+/* Whether a device asserts the bus's line (one that drives lines) */
+bool pci_bus_get_irq_level(PCIBus *bus, int line);
 /*
  * The function at bus_num:devfn as a host bridge whose root bus is bus
  * reaches it: through the bridges whose secondary..subordinate range

@@ -18,6 +18,7 @@ typedef struct SHPCDevice {
     uint8_t cap;
     uint8_t *config, *wmask, *w1cmask;
     MemoryRegion mmio;
+    bool msi_requested;    /* the interrupt level last signalled */
 } SHPCDevice;
 
 /* The capability and the registers, mapped at offset of bar */

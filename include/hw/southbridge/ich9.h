@@ -21,6 +21,7 @@
 #define ICH9_LPC_ACPI_CTRL_ACPI_EN 0x80
 #define ICH9_LPC_PIRQA_ROUT     0x60    /* PIRQ[A-D] routing, 0x80: off */
 #define ICH9_LPC_PIRQE_ROUT     0x68    /* PIRQ[E-H] routing */
+#define ICH9_LPC_RCBA           0xf0    /* root complex base, bit 0 on */
 #define ICH9_LPC_GEN_PMCON_1    0xa0    /* bit 4 (SMI_LOCK) stays set */
 #define ICH9_LPC_GEN_PMCON_1_SMI_LOCK 0x10
 
