@@ -26,8 +26,10 @@
  * reset-control.c; SYS_RST and FULL_RST stored) and the two i8257 DMA
  * controllers on its ISA bus.
  *
- * Not yet: the GPE0 block, SMI_EN (so an APM command other
- * than ACPI enable/disable raises no SMI: there is no SMM here), TCO, CPU
+ * SMI_EN/SMI_STS ("acpi-smi") are 7.2's registers; an APM command other
+ * than ACPI enable/disable raises no SMI (there is no SMM here).
+ *
+ * Not yet: the GPE0 block, TCO, CPU
  * and memory hotplug (their properties are accepted and change nothing).
  */
 #include <stddef.h>
@@ -58,6 +60,9 @@ typedef struct ICH9LPCState {
     ResetControl rst_cnt;
     qemu_irq gsi[ICH9_LPC_NUM_GSI];
     ICH9Irq irq;                /* PIRQ routing, SCI, RCRB (ich9-irq.c) */
+    MemoryRegion smi_io;        /* "acpi-smi": SMI_EN, SMI_STS */
+    uint32_t smi_en, smi_en_wmask;
+    bool smm_enabled;
     /* qdev properties */
     bool noreboot, smm_compat;
     bool smi_broadcast, smi_cpu_hotplug, smi_cpu_hotunplug;
@@ -81,6 +86,39 @@ static void ich9_lpc_apm_ctrl_changed(uint32_t value, void *opaque)
     acpi_pm_state_cnt_update(&s->block.pm, value == ICH9_APM_ACPI_ENABLE,
                              value == ICH9_APM_ACPI_DISABLE);
 }
+
+/*
+ * SMI_EN (PMBASE + 0x30) and SMI_STS (+0x34), dword accesses only, as
+ * 7.2: SMI_EN keeps what is written except GBL_SMI_EN (bit 0) once
+ * GEN_PMCON_1's SMI_LOCK is set; SMI_STS reads 0 (nothing here raises an
+ * SMI: no SMM).  Reset: 0, or APMC_EN (bit 5) without SMM, which tells
+ * firmware SMM is set up already, as 7.2 does.
+ */
+#define ICH9_SMI_EN_APMC_EN 0x20
+
+static uint64_t ich9_smi_read(void *opaque, hwaddr addr, unsigned size)
+{
+    ICH9LPCState *s = opaque;
+
+    return addr == 0 ? s->smi_en : 0;
+}
+
+static void ich9_smi_write(void *opaque, hwaddr addr, uint64_t val,
+                           unsigned size)
+{
+    ICH9LPCState *s = opaque;
+
+    if (addr == 0) {
+        s->smi_en = (s->smi_en & ~s->smi_en_wmask) | (val & s->smi_en_wmask);
+    }
+}
+
+static const MemoryRegionOps ich9_smi_ops = {
+    .read = ich9_smi_read,
+    .write = ich9_smi_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 4, .max_access_size = 4 },
+};
 
 /* PMBASE and ACPI_CNTL place the block; called with the PCI lock held */
 static void ich9_lpc_update_pm(ICH9LPCState *s)
@@ -112,6 +150,9 @@ static void ich9_lpc_write_config(PCIDevice *d, uint32_t addr, uint32_t val,
 
     pci_default_write_config(d, addr, val, len);
     d->config[ICH9_LPC_GEN_PMCON_1] |= smi_lock;
+    if (d->config[ICH9_LPC_GEN_PMCON_1] & ICH9_LPC_GEN_PMCON_1_SMI_LOCK) {
+        s->smi_en_wmask &= ~1u;
+    }
     if (ich9_lpc_range_hit(addr, len, ICH9_LPC_PMBASE, 4) ||
         ich9_lpc_range_hit(addr, len, ICH9_LPC_ACPI_CTRL, 1)) {
         ich9_lpc_update_pm(s);
@@ -141,6 +182,8 @@ static void ich9_lpc_reset(DeviceState *dev)
     ich9_irq_reset(&s->irq, rcba);
     pci_unlock();
     acpi_pm_block_reset(&s->block);
+    s->smi_en = s->smm_enabled ? 0 : ICH9_SMI_EN_APMC_EN;
+    s->smi_en_wmask = ~0u;
     reset_control_reset(&s->rst_cnt);
 }
 
@@ -149,6 +192,7 @@ void ich9_lpc_set_smm_enabled(PCIDevice *lpc, bool on)
     ICH9LPCState *s = (ICH9LPCState *)lpc;
 
     s->block.pm.acpi_only = !s->smm_compat && !on;
+    s->smm_enabled = on;
 }
 
 /* Realize ---------------------------------------------------------------- */
@@ -198,6 +242,9 @@ static bool ich9_lpc_realize(PCIDevice *d, Error **errp)
         apm_destroy(&s->apm, get_system_io());
         return false;
     }
+    memory_region_init_io(&s->smi_io, OBJECT(d), &ich9_smi_ops, s,
+                          "acpi-smi", 8);
+    memory_region_add_subregion(&s->block.io, 0x30, &s->smi_io);
     /* ACPI-only until the board says the machine has SMM */
     s->block.pm.acpi_only = true;
     return true;

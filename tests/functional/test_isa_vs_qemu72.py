@@ -17,6 +17,7 @@ and answer the same port accesses; every answer must be the same:
     smm=off machines are ACPI-only: SCI_EN set from reset and fixed; on
     q35 with smm=off only the ACPI commands are written: any other value
     crashes QEMU 7.2 under qtest, here it raises no SMI);
+  * ICH9's SMI_EN and SMI_STS (every access size, SMI_LOCK, a reset);
   * the reset control register at 0xcf9: what a write keeps (SYS_RST on
     PIIX3; SYS_RST and FULL_RST on ICH9), byte/word/dword accesses beside
     CONFIG_ADDRESS.
@@ -147,6 +148,24 @@ def apm_steps(machine, extra):
     return s
 
 
+def smi_steps(machine):
+    """ICH9's SMI_EN/SMI_STS (PMBASE + 0x30/0x34): every access size,
+    writes, SMI_LOCK (GEN_PMCON_1 bit 4) freezing GBL_SMI_EN, a reset"""
+    s = firmware_pm(machine)
+    regs = [f"in{w} 0x{0x630 + o:x}" for o in range(8) for w in "bwl"]
+    s += regs
+    for v in (0xffffffff, 0x0, 0x21, 0x12345678):
+        s += [f"outl 0x630 0x{v:x}", "inl 0x630", f"outl 0x634 0x{v:x}",
+              "inl 0x634", f"outw 0x630 0x{v & 0xffff:x}", "inl 0x630",
+              f"outb 0x631 0x{v & 0xff:x}", "inl 0x630"]
+    s += ["outl 0x630 0x1", "outl 0xcf8 0x8000f8a0", "outb 0xcfc 0x10",
+          "outl 0x630 0x0", "inl 0x630", "outl 0x630 0x20", "inl 0x630",
+          "outl 0xcf8 0x8000f8a0", "outb 0xcfc 0x0", "outl 0x630 0x0",
+          "inl 0x630", "outb 0xcf9 0x6"] + firmware_pm(machine) + \
+        ["inl 0x630", "outl 0x630 0x0", "inl 0x630"]
+    return s
+
+
 def reset_control_steps():
     s = ["inb 0xcf9"]
     for v in (0x02, 0x08, 0x0a, 0xff & ~0x04, 0x01, 0xf0, 0x00, 0x0b):
@@ -225,6 +244,8 @@ def main():
         compare(f"{tag}/dma", args, dma_steps())
         compare(f"{tag}/apm", args, apm_steps(machine, extra))
         compare(f"{tag}/reset-control", args, reset_control_steps())
+        if "q35" in machine:
+            compare(f"{tag}/smi-en", args, smi_steps(machine))
     for seed in range(3):
         compare(f"pc-q35-7.2/dma-random/{seed}",
                 ["-machine", "pc-q35-7.2"], dma_random_steps(seed, 1500))

@@ -68,10 +68,9 @@ KNOWN_PROPS = {
     "fw_cfg_io": {"\\x2from@etc\\x2facpi\\x2frsdp[0]",
                   "\\x2from@etc\\x2facpi\\x2ftables[0]",
                   "\\x2from@etc\\x2ftable-loader[0]"},
-    # ICH9-LPC has no GPE, SMI, TCO, hotplug or RCRB blocks
+    # ICH9-LPC has no GPE, TCO or hotplug blocks
     "ICH9-LPC": {"acpi-cpu-hotplug[0]", "acpi-gpe0[0]", "acpi-pci-hotplug[0]",
-                 "acpi-pcihp-io-base", "acpi-pcihp-io-len", "acpi-smi[0]",
-                 "lpc-rcrb-mmio[0]",
+                 "acpi-pcihp-io-base", "acpi-pcihp-io-len",
                  "sm-tco[0]"},
 }
 # Chipset functions: on these machine families only
