@@ -17,6 +17,7 @@
 
 #include "monitor/qmp.h"
 #include "qapi/error.h"
+#include "sysemu/kvm.h"
 #include "sysemu/qtest.h"
 #include "sysemu/runstate.h"
 
@@ -421,6 +422,47 @@ static void guest_panicked(bool from_vcpu)
         qemu_system_shutdown_request(SHUTDOWN_CAUSE_GUEST_PANIC);
     } else {
         qmp_event_send("GUEST_PANICKED", panic_action_data("run"));
+    }
+}
+
+/*
+ * A watchdog device's timer ran out (QEMU 7.2's watchdog_perform_action):
+ * the WATCHDOG event names the -action watchdog= action (or
+ * -watchdog-action), then it happens; poweroff ends the process at once
+ * with status 0, as 7.2's exit(0) does.  Main thread (timer callbacks).
+ */
+void qemu_watchdog_perform_action(void)
+{
+    JsonObject *o = json_object_new();
+    JsonNode *n;
+
+    json_object_set_string_member(o, "action",
+                                  WatchdogAction_str[watchdog_action]);
+    n = json_node_init_object(json_node_alloc(), o);
+    json_object_unref(o);
+    qmp_event_send("WATCHDOG", n);
+    switch (watchdog_action) {
+    case WATCHDOG_ACTION_RESET:
+        qemu_system_reset_request(SHUTDOWN_CAUSE_GUEST_RESET);
+        break;
+    case WATCHDOG_ACTION_SHUTDOWN:
+        qemu_system_powerdown_request();
+        break;
+    case WATCHDOG_ACTION_POWEROFF:
+        exit(0);
+    case WATCHDOG_ACTION_PAUSE:
+        vm_stop(RUN_STATE_WATCHDOG);
+        break;
+    case WATCHDOG_ACTION_DEBUG:
+        fprintf(stderr, "watchdog: timer fired\n");
+        break;
+    case WATCHDOG_ACTION_INJECT_NMI:
+        if (kvm_enabled()) {
+            kvm_inject_nmi_all();
+        }
+        break;
+    default:
+        break;
     }
 }
 

@@ -70,6 +70,7 @@ typedef struct KVMVCPU {
     int tid;
     bool parked;         /* waiting in vcpu_wait_for_run() */
     bool failed;         /* stopped for good after an internal error */
+    int nmi_pending;     /* atomic: KVM_NMI before the next KVM_RUN */
 } KVMVCPU;
 
 #define SIG_IPI SIGUSR1
@@ -643,6 +644,10 @@ static void *vcpu_thread_fn(void *opaque)
         int ret;
 
         vcpu_wait_for_run(v);
+        if (__atomic_exchange_n(&v->nmi_pending, 0, __ATOMIC_ACQ_REL)) {
+            /* inject-nmi, a watchdog's inject-nmi action */
+            ioctl(v->fd, KVM_NMI, 0);
+        }
         ret = ioctl(v->fd, KVM_RUN, 0);
         if (ret < 0) {
             if (errno == EINTR || errno == EAGAIN) {
@@ -722,6 +727,30 @@ static void *vcpu_thread_fn(void *opaque)
         }
     }
     return NULL;
+}
+
+/*
+ * An NMI for every vCPU, as QEMU 7.2's inject-nmi gives (KVM_NMI): each
+ * thread injects it before it next enters the guest; a running one is
+ * kicked out of KVM_RUN for that
+ */
+void kvm_inject_nmi_all(void)
+{
+    guint i;
+
+    pthread_mutex_lock(&vcpu_lock);
+    for (i = 0; kvm_state && kvm_state->vcpu_list &&
+                i < kvm_state->vcpu_list->len; i++) {
+        KVMVCPU *v = g_ptr_array_index(kvm_state->vcpu_list, i);
+
+        __atomic_store_n(&v->nmi_pending, 1, __ATOMIC_RELEASE);
+        /* out of (or straight back from) KVM_RUN, as a pause kicks */
+        v->run->immediate_exit = 1;
+        if (vcpus_started && !v->parked && !v->failed) {
+            pthread_kill(v->thread, SIG_IPI);
+        }
+    }
+    pthread_mutex_unlock(&vcpu_lock);
 }
 
 static void kvm_pause_all(void)

@@ -16,6 +16,8 @@
 #include "hw/i386/acpi-build.h"
 #include "hw/i386/fw_cfg.h"
 #include "hw/i386/pc.h"
+#include "monitor/qmp.h"
+#include "monitor/qmp-commands.h"
 #include "qemu/datadir.h"
 #include "qemu/option.h"
 #include "sysemu/device.h"
@@ -428,6 +430,24 @@ static bool pc_set_smbios_ep_type(Object *obj, ObjectProperty *prop,
 #define PCFIELD(name, kind, field, def, desc)                               \
     object_class_property_add_field(oc, name, kind,                        \
                                     offsetof(MachineState, field), def, desc)
+
+/*
+ * inject-nmi: an NMI to every vCPU (KVM_NMI; under qtest nothing runs),
+ * as QEMU 7.2's x86 machines do; machine none has no NMI to give
+ */
+JsonNode *qmp_inject_nmi(Error **errp)
+{
+    if (!current_machine ||
+        !object_dynamic_cast(OBJECT(current_machine), TYPE_PC_MACHINE)) {
+        error_setg(errp, "this feature or command is not currently "
+                   "supported");
+        return NULL;
+    }
+    if (kvm_enabled()) {
+        kvm_inject_nmi_all();
+    }
+    return qmp_empty_return();
+}
 
 static void pc_machine_class_init(ObjectClass *oc, void *data)
 {

@@ -29,11 +29,14 @@
  * SMI_EN/SMI_STS ("acpi-smi") are 7.2's registers; an APM command other
  * than ACPI enable/disable raises no SMI (there is no SMM here).
  *
- * Not yet: the GPE0 block, TCO, CPU
+ * The TCO watchdog is hw/acpi/ich9-tco.c's.
+ *
+ * Not yet: the GPE0 block, CPU
  * and memory hotplug (their properties are accepted and change nothing).
  */
 #include <stddef.h>
 
+#include "hw/acpi/ich9-tco.h"
 #include "hw/acpi/pm-block.h"
 #include "hw/dma/i8257.h"
 #include "hw/isa/apm.h"
@@ -61,6 +64,7 @@ typedef struct ICH9LPCState {
     qemu_irq gsi[ICH9_LPC_NUM_GSI];
     ICH9Irq irq;                /* PIRQ routing, SCI, RCRB (ich9-irq.c) */
     MemoryRegion smi_io;        /* "acpi-smi": SMI_EN, SMI_STS */
+    ICH9TCO tco;                /* "sm-tco" (hw/acpi/ich9-tco.c) */
     uint32_t smi_en, smi_en_wmask;
     bool smm_enabled;
     /* qdev properties */
@@ -109,8 +113,21 @@ static void ich9_smi_write(void *opaque, hwaddr addr, uint64_t val,
     ICH9LPCState *s = opaque;
 
     if (addr == 0) {
+        if (s->tco.cnt1 & ICH9_TCO_LOCK) {
+            /* TCO_LOCK keeps TCO_EN as it is */
+            val = (val & ~ICH9_SMI_EN_TCO_EN) |
+                  (s->smi_en & ICH9_SMI_EN_TCO_EN);
+        }
         s->smi_en = (s->smi_en & ~s->smi_en_wmask) | (val & s->smi_en_wmask);
     }
+}
+
+/* The TCO's second timeout acts unless the noreboot strap or GCS says no */
+static bool ich9_lpc_may_reboot(void *opaque)
+{
+    ICH9LPCState *s = opaque;
+
+    return !s->noreboot && !(s->irq.chip_config[0x3410] & 0x20);
 }
 
 static const MemoryRegionOps ich9_smi_ops = {
@@ -245,6 +262,7 @@ static bool ich9_lpc_realize(PCIDevice *d, Error **errp)
     memory_region_init_io(&s->smi_io, OBJECT(d), &ich9_smi_ops, s,
                           "acpi-smi", 8);
     memory_region_add_subregion(&s->block.io, 0x30, &s->smi_io);
+    ich9_tco_init(&s->tco, OBJECT(d), &s->block.io, ich9_lpc_may_reboot, s);
     /* ACPI-only until the board says the machine has SMM */
     s->block.pm.acpi_only = true;
     return true;
@@ -254,6 +272,7 @@ static void ich9_lpc_exit(PCIDevice *d)
 {
     ICH9LPCState *s = (ICH9LPCState *)d;
 
+    ich9_tco_cleanup(&s->tco, &s->block.io);
     acpi_pm_block_unrealize(&s->block);
     ich9_irq_cleanup(&s->irq);
     reset_control_destroy(&s->rst_cnt, get_system_io());

@@ -41,6 +41,8 @@ void kvm_pit_set_hpet_legacy(bool on);
 bool kvm_irqchip_in_kernel(void);
 /* An MSI written to the APIC's window (0xfee00000 + addr) */
 void kvm_send_msi(uint64_t addr, uint32_t data);
+/* An NMI to every vCPU (KVM_NMI), injected before each next enters */
+void kvm_inject_nmi_all(void);
 /* Validates one -accel kvm,KEY=VALUE option (QEMU's kvm-accel props) */
 bool kvm_accel_check_option(const char *key, const char *value,
                             Error **errp);

@@ -111,6 +111,8 @@ void runstate_set_shutdown_action(ShutdownAction a);
 void runstate_set_panic_action(PanicAction a);
 void runstate_set_watchdog_action(WatchdogAction a);
 WatchdogAction runstate_watchdog_action(void);
+/* A watchdog fired: the WATCHDOG event, then the action */
+void qemu_watchdog_perform_action(void);
 
 /*
  * Main loop (GLib) until a shutdown request.  Installs handlers for

@@ -68,10 +68,9 @@ KNOWN_PROPS = {
     "fw_cfg_io": {"\\x2from@etc\\x2facpi\\x2frsdp[0]",
                   "\\x2from@etc\\x2facpi\\x2ftables[0]",
                   "\\x2from@etc\\x2ftable-loader[0]"},
-    # ICH9-LPC has no GPE, TCO or hotplug blocks
+    # ICH9-LPC has no GPE or hotplug blocks
     "ICH9-LPC": {"acpi-cpu-hotplug[0]", "acpi-gpe0[0]", "acpi-pci-hotplug[0]",
-                 "acpi-pcihp-io-base", "acpi-pcihp-io-len",
-                 "sm-tco[0]"},
+                 "acpi-pcihp-io-base", "acpi-pcihp-io-len"},
 }
 # Chipset functions: on these machine families only
 CHIPSET_TYPES = {"PIIX3": "pc-i440fx", "PIIX4_PM": "pc-i440fx",
