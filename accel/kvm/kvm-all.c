@@ -625,6 +625,25 @@ static void vcpu_report_internal_error(KVMVCPU *v)
     g_string_free(s, TRUE);
 }
 
+/*
+ * inject-nmi, a watchdog's inject-nmi action: an external NMI, which, as
+ * in QEMU 7.2, comes through LINT1, so only while the guest has it
+ * unmasked in NMI delivery mode
+ */
+static void vcpu_inject_external_nmi(KVMVCPU *v)
+{
+    struct kvm_lapic_state lapic;
+    uint32_t lvt;
+
+    if (ioctl(v->fd, KVM_GET_LAPIC, &lapic) < 0) {
+        return;
+    }
+    memcpy(&lvt, &lapic.regs[0x360], sizeof(lvt));
+    if (!(lvt & (1u << 16)) && ((lvt >> 8) & 7) == 4) {
+        ioctl(v->fd, KVM_NMI, 0);
+    }
+}
+
 static void *vcpu_thread_fn(void *opaque)
 {
     KVMVCPU *v = opaque;
@@ -645,8 +664,7 @@ static void *vcpu_thread_fn(void *opaque)
 
         vcpu_wait_for_run(v);
         if (__atomic_exchange_n(&v->nmi_pending, 0, __ATOMIC_ACQ_REL)) {
-            /* inject-nmi, a watchdog's inject-nmi action */
-            ioctl(v->fd, KVM_NMI, 0);
+            vcpu_inject_external_nmi(v);
         }
         ret = ioctl(v->fd, KVM_RUN, 0);
         if (ret < 0) {

@@ -20,6 +20,7 @@ from qmp_machine import (Machine, host_kvm_pv_features,  # noqa: E402
                          kvm_usable)
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
+ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
 GUESTS = os.environ.get("GUEST_DIR", os.path.join(
     os.path.dirname(os.path.abspath(BINARY)), "tests", "guest"))
 # The KVM PV features the machine types' auto-enables manage (bits of
@@ -181,6 +182,47 @@ def hypercall_cases():
         report(name, ok, f"status={status} {got} {text[-300:]!r}")
 
 
+def nmi_case(binary, mode, extra=()):
+    """inject-nmi while the guest waits for one: (serial text, reply)"""
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "serial.log")
+        with Machine(binary, ["-machine", "pc-q35-7.2", "-accel", "kvm",
+                              "-m", "128", "-serial", f"file:{log}",
+                              "-device",
+                              "isa-debug-exit,iobase=0xf4,iosize=0x04",
+                              "-kernel", guest("default"),
+                              "-append", mode] + list(extra)) as vm:
+            deadline = time.monotonic() + 120
+            reply = None
+            while time.monotonic() < deadline:
+                text = open(log, errors="replace").read()
+                if reply is None and "WAIT-NMI READY" in text:
+                    reply = vm.cmd_raw("inject-nmi")
+                if "GUEST-DONE" in text or vm.proc.poll() is not None:
+                    break
+                time.sleep(0.05)
+        return open(log, errors="replace").read(), reply
+
+
+def check_inject_nmi():
+    """QMP inject-nmi reaches a running guest once through LINT1, and not
+    while LINT1 is masked (its reset state), as in QEMU 7.2"""
+    qboot = "/usr/share/qemu/qboot.rom"
+    pick = re.compile(r"NMI count=\d+|WAIT-NMI \w+")
+    for mode, want in (("wait-nmi=lint1", "GOT"), ("wait-nmi", "TIMEOUT")):
+        text, reply = nmi_case(BINARY, mode)
+        report(f"inject-nmi/{mode}", reply == {"return": {}} and
+               f"WAIT-NMI {want}" in text and
+               ("NMI count=1" in text) == (want == "GOT"),
+               f"{reply} {text[-200:]!r}")
+        if os.access(ORACLE, os.X_OK) and os.path.exists(qboot):
+            theirs, reply72 = nmi_case(ORACLE, mode, ["-bios", qboot])
+            report(f"inject-nmi/{mode}/as-qemu72", pick.findall(text) ==
+                   pick.findall(theirs) and reply == reply72,
+                   f"ours {pick.findall(text)} {reply}, QEMU 7.2 "
+                   f"{pick.findall(theirs)} {reply72}")
+
+
 def main():
     if not kvm_usable():
         print("SKIP: /dev/kvm is not usable here")
@@ -247,6 +289,7 @@ def main():
                f"status={status} features={seen} want={expect} "
                f"{text[-300:]!r}")
     hypercall_cases()
+    check_inject_nmi()
 
     # Must-show 4: exit paths, each distinct
     status, text, _ = run_guest(guest("default"), [

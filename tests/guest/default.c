@@ -226,6 +226,30 @@ int guest_main(void)
         acpi_sleep(st);
         printf("SLEEP-S%c-RETURNED\n", st);
     }
+    /*
+     * wait-nmi: until an NMI comes (QMP inject-nmi), or a few seconds of
+     * TSC; wait-nmi=lint1 first unmasks LINT1 as NMI (where QEMU's
+     * inject-nmi delivers; masked at reset, so nothing comes then)
+     */
+    if (cmdline_has("wait-nmi")) {
+        u32 lo, hi;
+        u64 start, now;
+
+        if (cmdline_is("wait-nmi", "lint1")) {
+            /* the APIC software-enabled (SVR), then LVT LINT1: NMI */
+            *(volatile u32 *)0xfee000f0u |= 0x100;
+            *(volatile u32 *)0xfee00360u = 0x400;
+        }
+        __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+        start = ((u64)hi << 32) | lo;
+        printf("WAIT-NMI READY\n");
+        do {
+            __asm__ volatile("pause; rdtsc" : "=a"(lo), "=d"(hi));
+            now = ((u64)hi << 32) | lo;
+        } while (!nmis_seen() && now - start < 8000000000ull);
+        print_exception_summary();
+        printf("WAIT-NMI %s\n", nmis_seen() ? "GOT" : "TIMEOUT");
+    }
     /* dump-tables=SRAT,SLIT: each table's revision, length and body */
     char sigs[64];
     if (cmdline_get("dump-tables", sigs, sizeof(sigs))) {

@@ -474,6 +474,11 @@ void exception_handler(struct exc_frame *f)
     guest_exit(3);
 }
 
+u32 nmis_seen(void)
+{
+    return nmi_count;
+}
+
 void print_exception_summary(void)
 {
     if (nmi_count) {

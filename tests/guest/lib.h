@@ -156,5 +156,7 @@ int smp_run_aps(void (*fn)(int cpu), int expected);
 /* ---- misc ---- */
 u32 rand32(u32 *state);
 void print_exception_summary(void);
+/* NMIs taken so far (the exception handler counts vector 2) */
+u32 nmis_seen(void);
 
 #endif
