@@ -12,6 +12,15 @@ import tempfile
 
 from qmp_machine import Machine
 
+# QEMU 7.2, the oracle: Debian's, and an upstream 7.2.0 build with the
+# qtest accelerator (Debian's has none, so no clock_step; docs/testing.md)
+ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
+ORACLE_QTEST = os.environ.get(
+    "QEMU_72_QTEST",
+    os.path.join(os.environ.get("UPSTREAM_QTEST_DIR",
+                                "/var/cache/qemu-kvm-pv/upstream-qtest"),
+                 "ref-build", "qemu-system-x86_64"))
+
 
 def qtest_session(binary, args, commands, env=None, irqs=False, running=False):
     """Answers of a -qtest stdio session, one per command ("EOF: ..."
@@ -97,3 +106,26 @@ class QTestMachine:
     def hmp(self, line):
         return self.machine.cmd("human-monitor-command",
                                 {"command-line": line})
+
+
+def compare_with_qemu72(binary, args, steps, irqs=False):
+    """The differences between binary's and QEMU 7.2's answers to steps
+    (qtest_session each): a list of "STEP: ours A qemu72 B" lines (and one
+    for a different count), or None where the steps move the clock and
+    there is no QEMU 7.2 with the qtest accelerator.  Steps with
+    clock_step run the VM (its clock's timers only run while it does)
+    against ORACLE_QTEST; the others stop it (-S) and go to ORACLE."""
+    running = any(c.startswith("clock_step") for c in steps)
+    oracle, extra = ORACLE, []
+    if running:
+        if not os.access(ORACLE_QTEST, os.X_OK):
+            return None
+        oracle, extra = ORACLE_QTEST, ["-accel", "qtest"]
+    mine = qtest_session(binary, args, steps, irqs=irqs, running=running)
+    theirs = qtest_session(oracle, list(args) + extra, steps, irqs=irqs,
+                           running=running)
+    diff = [f"{steps[i]}: ours {a!r} qemu72 {b!r}"
+            for i, (a, b) in enumerate(zip(mine, theirs)) if a != b]
+    if len(mine) != len(theirs):
+        diff.append(f"{len(mine)} answers, QEMU 7.2 {len(theirs)}")
+    return diff

@@ -27,13 +27,11 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
+                                "python"))
+from qtest_session import ORACLE, ORACLE_QTEST  # noqa: E402
+
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
-ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
-ORACLE_QTEST = os.environ.get(
-    "QEMU_72_QTEST",
-    os.path.join(os.environ.get("UPSTREAM_QTEST_DIR",
-                                "/var/cache/qemu-kvm-pv/upstream-qtest"),
-                 "ref-build", "qemu-system-x86_64"))
 NS = 1000000000
 results = []
 

@@ -27,15 +27,9 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
-from qtest_session import qtest_session  # noqa: E402
+from qtest_session import ORACLE, compare_with_qemu72  # noqa: E402
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
-ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
-ORACLE_QTEST = os.environ.get(
-    "QEMU_72_QTEST",
-    os.path.join(os.environ.get("UPSTREAM_QTEST_DIR",
-                                "/var/cache/qemu-kvm-pv/upstream-qtest"),
-                 "ref-build", "qemu-system-x86_64"))
 
 TCO = 0x660
 TICK = 600000000
@@ -113,21 +107,11 @@ def timeout_steps(gcs_clear=False):
 
 def compare(name, args, steps):
     args = ["-machine", "pc-q35-7.2", "-qtest-log", "/dev/null"] + args
-    oracle, oracle_args = ORACLE, []
-    running = any(c.startswith("clock_step") for c in steps)
-    if running:
-        if not os.access(ORACLE_QTEST, os.X_OK):
-            report(f"{name} # SKIP no QEMU 7.2 with the qtest accelerator "
-                   "(QEMU_72_QTEST)", True)
-            return
-        oracle, oracle_args = ORACLE_QTEST, ["-accel", "qtest"]
-    mine = qtest_session(BINARY, args, steps, running=running)
-    theirs = qtest_session(oracle, args + oracle_args, steps,
-                           running=running)
-    diff = [f"{steps[i]}: ours {a!r} qemu72 {b!r}"
-            for i, (a, b) in enumerate(zip(mine, theirs)) if a != b]
-    if len(mine) != len(theirs):
-        diff.append(f"{len(mine)} answers, QEMU 7.2 {len(theirs)}")
+    diff = compare_with_qemu72(BINARY, args, steps)
+    if diff is None:
+        report(f"{name} # SKIP no QEMU 7.2 with the qtest accelerator "
+               "(QEMU_72_QTEST)", True)
+        return
     report(name, not diff, "; ".join(diff[:3]))
 
 
