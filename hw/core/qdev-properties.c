@@ -334,15 +334,12 @@ char *qdev_property_print(Object *obj, ObjectProperty *prop)
             int64_t v = json_node_get_int(n);
             PropKind k = p ? p->info->kind : prop->kind;
 
-            /* Unsigned fields print as unsigned, signed ones with the
-             * hex of their 64-bit value (QEMU: "-1 (0xffffffffffffffff)") */
-            if (k == PROP_KIND_UINT64) {
-                s = g_strdup_printf("%" PRIu64 " (0x%" PRIx64 ")",
-                                    (uint64_t)v, (uint64_t)v);
-            } else {
-                s = g_strdup_printf("%" PRId64 " (0x%" PRIx64 ")", v,
-                                    (uint64_t)v);
-            }
+            /* Every integer prints signed with the hex of its 64-bit
+             * value, uint64 ones too: QEMU 7.2's string output visitor
+             * prints a uint64 as an int64 ("-1 (0xffffffffffffffff)") */
+            (void)k;
+            s = g_strdup_printf("%" PRId64 " (0x%" PRIx64 ")", v,
+                                (uint64_t)v);
         } else if (t == G_TYPE_STRING) {
             s = g_strdup_printf("\"%s\"", json_node_get_string(n));
         }
@@ -372,6 +369,12 @@ void qdev_prop_set_uint32(DeviceState *dev, const char *name, uint32_t v)
 {
     qdev_prop_set_or_abort(dev, name, json_node_init_int(json_node_alloc(),
                                                          v));
+}
+
+void qdev_prop_set_uint64(DeviceState *dev, const char *name, uint64_t v)
+{
+    qdev_prop_set_or_abort(dev, name, json_node_init_int(json_node_alloc(),
+                                                         (int64_t)v));
 }
 
 void qdev_prop_set_uint8(DeviceState *dev, const char *name, uint8_t v)

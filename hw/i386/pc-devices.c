@@ -130,6 +130,12 @@ bool pc_devices_create(MachineState *ms, Error **errp)
     host = qdev_new(q35 ? TYPE_Q35_HOST_DEVICE : TYPE_I440FX_PCI_HOST_BRIDGE);
     object_property_add_child(OBJECT(ms), q35 ? "q35" : "i440fx",
                               OBJECT(host));
+    if (q35) {
+        /* the RAM split, as 7.2's board tells its host bridge */
+        qdev_prop_set_uint64(host, "below-4g-mem-size", memory_below_4g());
+        qdev_prop_set_uint64(host, "above-4g-mem-size",
+                             memory_ram_size() - memory_below_4g());
+    }
     if (!sysbus_realize_and_unref(SYS_BUS_DEVICE(host), errp)) {
         return false;
     }

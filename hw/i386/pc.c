@@ -123,6 +123,8 @@ static const GlobalProperty pc_compat_2_11[] = {
 
 static const GlobalProperty pc_compat_2_10[] = {
     { ALL_CPUS, "x-hv-max-vps", "0x40" },
+    { "i440FX-pcihost", "x-pci-hole64-fix", "off" },
+    { "q35-pcihost", "x-pci-hole64-fix", "off" },
 };
 
 static const GlobalProperty pc_compat_2_9[] = {
@@ -234,6 +236,8 @@ static const GlobalProperty pc_compat_1_6[] = {
     PC_CPU_MODEL_IDS("1.6.0")
     { CPU("qemu64"), "model", "2" },
     { CPU("qemu32"), "model", "3" },
+    { "i440FX-pcihost", "short_root_bus", "1" },
+    { "q35-pcihost", "short_root_bus", "1" },
 };
 
 static const GlobalProperty pc_compat_1_5[] = {
@@ -245,6 +249,8 @@ static const GlobalProperty pc_compat_1_5[] = {
     { CPU("Nehalem"), "model", "2" },
     { CPU("Nehalem"), "min-level", "2" },
     { ALL_CPUS, "pmu", "on" },
+    { "i440FX-pcihost", "short_root_bus", "0" },
+    { "q35-pcihost", "short_root_bus", "0" },
 };
 
 static const GlobalProperty pc_compat_1_4[] = {

@@ -74,6 +74,17 @@ typedef struct PCPCIHostState {
     uint32_t config_addr;
     PCIBus *bus;
     MemoryRegion conf_idx, conf_data;
+    /*
+     * QEMU 7.2's properties: "MCFG" (q35) follows where the MCH maps
+     * MMCONFIG (-1: nowhere); the board sets the RAM split; the others
+     * are stored for the ACPI tables and migration of later issues
+     * (pci-hole64-size and x-pci-hole64-fix the 64-bit hole firmware is
+     * told about, short_root_bus and x-config-reg-migration-enabled the
+     * migration stream's device paths and sections)
+     */
+    uint64_t mcfg, hole64_size, below_4g, above_4g;
+    uint32_t short_root_bus;
+    bool hole64_fix, config_reg_migration, bypass_iommu;
 } PCPCIHostState;
 
 typedef struct PCHostFunctionState {
@@ -240,6 +251,8 @@ static void mch_update_pciexbar(PCHostFunctionState *f)
             break;              /* reserved: no window */
         }
     }
+    /* the host bridge's MCFG property says where, as 7.2's base_addr */
+    ((PCPCIHostState *)DEVICE(f)->parent_bus->parent)->mcfg = base;
     if (base == f->mmcfg_base &&
         (base == UINT64_MAX || size == memory_region_size(&f->mmcfg))) {
         return;
@@ -607,12 +620,48 @@ static void pc_host_function_initfn(Object *obj)
 
 /* Registration ------------------------------------------------------------ */
 
+/* The host bridges' properties, in 7.2's order (its own, then its parent's) */
+static Property q35_host_properties[] = {
+    DEFINE_PROP_UINT64("MCFG", PCPCIHostState, mcfg, 0xb0000000),
+    DEFINE_PROP_SIZE("pci-hole64-size", PCPCIHostState, hole64_size,
+                     1ull << 35),
+    DEFINE_PROP_UINT32("short_root_bus", PCPCIHostState, short_root_bus, 0),
+    DEFINE_PROP_SIZE("below-4g-mem-size", PCPCIHostState, below_4g, 0),
+    DEFINE_PROP_SIZE("above-4g-mem-size", PCPCIHostState, above_4g, 0),
+    DEFINE_PROP_BOOL("x-pci-hole64-fix", PCPCIHostState, hole64_fix, true),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+static Property i440fx_host_properties[] = {
+    DEFINE_PROP_SIZE("pci-hole64-size", PCPCIHostState, hole64_size,
+                     1ull << 31),
+    DEFINE_PROP_UINT32("short_root_bus", PCPCIHostState, short_root_bus, 0),
+    DEFINE_PROP_BOOL("x-pci-hole64-fix", PCPCIHostState, hole64_fix, true),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+/* 7.2's abstract "pci-host-bridge" (hw_compat_5_0 names it) */
+static Property pci_host_bridge_properties[] = {
+    DEFINE_PROP_BOOL("x-config-reg-migration-enabled", PCPCIHostState,
+                     config_reg_migration, true),
+    DEFINE_PROP_BOOL("bypass-iommu", PCPCIHostState, bypass_iommu, false),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+static void pci_host_bridge_class_init(ObjectClass *oc, void *data)
+{
+    device_class_set_props(DEVICE_CLASS(oc), pci_host_bridge_properties);
+}
+
 static void pc_pci_host_class_init(ObjectClass *oc, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(oc);
 
     ((PCPCIHostClass *)oc)->kind = (PCHostBridgeKind)(uintptr_t)data;
     dc->realize = pc_pci_host_realize;
+    device_class_set_props(dc, (uintptr_t)data == PC_HOST_Q35_MCH
+                               ? q35_host_properties
+                               : i440fx_host_properties);
     /* no reset: CONFIG_ADDRESS keeps its value over a reset, as in 7.2 */
     dc->categories = 1u << DEVICE_CATEGORY_BRIDGE;
 }
@@ -652,8 +701,16 @@ static void pc_pci_host_register_types(void)
 {
     static const TypeInfo infos[] = {
         {
-            .name = TYPE_Q35_HOST_DEVICE,
+            .name = "pci-host-bridge",
             .parent = TYPE_SYS_BUS_DEVICE,
+            .instance_size = sizeof(PCPCIHostState),
+            .class_size = sizeof(PCPCIHostClass),
+            .abstract = true,
+            .class_init = pci_host_bridge_class_init,
+        },
+        {
+            .name = TYPE_Q35_HOST_DEVICE,
+            .parent = "pci-host-bridge",
             .instance_size = sizeof(PCPCIHostState),
             .class_size = sizeof(PCPCIHostClass),
             .instance_init = pc_pci_host_initfn,
@@ -663,7 +720,7 @@ static void pc_pci_host_register_types(void)
         },
         {
             .name = TYPE_I440FX_PCI_HOST_BRIDGE,
-            .parent = TYPE_SYS_BUS_DEVICE,
+            .parent = "pci-host-bridge",
             .instance_size = sizeof(PCPCIHostState),
             .class_size = sizeof(PCPCIHostClass),
             .instance_init = pc_pci_host_initfn,

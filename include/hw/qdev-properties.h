@@ -121,6 +121,7 @@ typedef enum LostTickPolicy {
 } LostTickPolicy;
 
 /* Board helpers: set a property or abort (a board's own mistake) */
+void qdev_prop_set_uint64(DeviceState *dev, const char *name, uint64_t v);
 void qdev_prop_set_uint32(DeviceState *dev, const char *name, uint32_t v);
 void qdev_prop_set_uint16(DeviceState *dev, const char *name, uint16_t v);
 void qdev_prop_set_uint8(DeviceState *dev, const char *name, uint8_t v);

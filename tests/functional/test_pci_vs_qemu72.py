@@ -354,6 +354,26 @@ def bus_master():
 PCI_COMMAND_LONG = 0x04
 
 
+def host_bridge_props(machine):
+    """info qtree's property lines of the host bridge (q35-pcihost,
+    i440FX-pcihost): MCFG, the 64-bit hole, short_root_bus, the RAM split,
+    the compat-controlled x- properties"""
+    def props(m):
+        text = m.cmd("human-monitor-command", {"command-line": "info qtree"})
+        lines = text.replace("\r", "").split("\n")
+        i = next(i for i, l in enumerate(lines) if "-pcihost" in l)
+        out = []
+        for l in lines[i + 1:]:
+            if l.strip().startswith(("bus:", "dev:")):
+                break
+            out.append(l.strip())
+        return out
+    a, b = qmp_session(ORACLE, machine, props), \
+        qmp_session(BINARY, machine, props)
+    report(f"{machine}/host-bridge-properties", a == b and len(a) >= 5,
+           f"QEMU 7.2 {a}, here {b}")
+
+
 def pm_block():
     for machine, fn, cmds in (("pc-i440fx-7.2", "01.3", PM_BLOCK),
                               ("pc-q35-7.2", "1f.0", PM_BLOCK_Q35)):
@@ -374,6 +394,9 @@ def main():
         low_bits(machine)
     for machine in QUERY_PCI_MACHINES:
         query_pci(machine)
+    for machine in QUERY_PCI_MACHINES + ["pc-i440fx-1.5", "pc-i440fx-1.6",
+                                         "pc-q35-2.10", "pc-q35-5.0"]:
+        host_bridge_props(machine)
     mmconfig()
     pm_block()
     bus_master()
