@@ -73,7 +73,7 @@ bool pc_smm_enabled(MachineState *ms)
  * QEMU 7.2 makes the kvmclock device under KVM, on machines up to 5.1
  * only when the first vCPU has the kvmclock feature
  */
-static bool pc_wants_kvmclock(MachineState *ms)
+bool pc_wants_kvmclock(MachineState *ms)
 {
     X86CPU *cpu = ms->possible_cpus ? ms->possible_cpus[0].cpu : NULL;
     uint64_t kvmclock_bits = (1u << 0) | (1u << 3);
@@ -124,9 +124,6 @@ bool pc_devices_create(MachineState *ms, Error **errp)
     PCIBus *pci;
     qemu_irq *gsi;
 
-    if (!kvm_irqchip_create_clock(pc_wants_kvmclock(ms), errp)) {
-        return false;
-    }
     host = qdev_new(q35 ? TYPE_Q35_HOST_DEVICE : TYPE_I440FX_PCI_HOST_BRIDGE);
     object_property_add_child(OBJECT(ms), q35 ? "q35" : "i440fx",
                               OBJECT(host));

@@ -44,6 +44,8 @@ bool qemu_devices_nographic(void);
  * -nodefaults, -serial or -device isa-serial).
  */
 bool pc_devices_create(MachineState *ms, Error **errp);
+/* Whether the board makes kvmclock (7.2: up to 5.1 only for a vCPU with it) */
+bool pc_wants_kvmclock(MachineState *ms);
 /*
  * Whether the machine has SMM: -machine smm=on, or auto where the
  * accelerator offers it (QEMU 7.2's x86_machine_is_smm_enabled)
