@@ -36,6 +36,14 @@ static const GlobalProperty hw_compat_5_1[] = {
     { "pvpanic", "events", "1" },
 };
 
+/* vmport before 5.1: no EAX answer, no all-ones, no vmx type, v1 set */
+static const GlobalProperty hw_compat_5_0[] = {
+    { "vmport", "x-read-set-eax", "off" },
+    { "vmport", "x-signal-unsupported-cmd", "off" },
+    { "vmport", "x-report-vmx-type", "off" },
+    { "vmport", "x-cmds-v2", "off" },
+};
+
 /* Root ports: 2.5 GT/s x1 links and no ACS before 4.0 */
 static const GlobalProperty hw_compat_3_1[] = {
     { "pcie-root-port", "x-speed", "2_5" },
@@ -69,7 +77,7 @@ static const HWCompat hw_compat_arrays[] = {
     HW_NO_COMPAT("8.0"), HW_NO_COMPAT("7.2"), HW_NO_COMPAT("7.1"),
     HW_NO_COMPAT("7.0"), HW_COMPAT("6.2", hw_compat_6_2), HW_NO_COMPAT("6.1"),
     HW_COMPAT("6.0", hw_compat_6_0), HW_NO_COMPAT("5.2"),
-    HW_COMPAT("5.1", hw_compat_5_1), HW_NO_COMPAT("5.0"),
+    HW_COMPAT("5.1", hw_compat_5_1), HW_COMPAT("5.0", hw_compat_5_0),
     HW_NO_COMPAT("4.2"), HW_NO_COMPAT("4.1"), HW_NO_COMPAT("4.0"),
     HW_COMPAT("3.1", hw_compat_3_1), HW_NO_COMPAT("3.0"),
     HW_NO_COMPAT("2.12"), HW_COMPAT("2.11", hw_compat_2_11),

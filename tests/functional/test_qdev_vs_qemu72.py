@@ -42,7 +42,7 @@ SHARED_TYPES = ["isa-serial", "mc146818rtc", "i8042", "port92", "isa-pcspk",
                 "pvpanic", "isa-debug-exit", "PIIX3", "PIIX4_PM", "ICH9-LPC",
                 "fw_cfg_io", "pc-testdev", "i8257", "kvm-i8259", "kvm-pit",
                 "kvm-ioapic", "kvmclock", "hpet", "piix3-ide", "ich9-ahci",
-                "ICH9-SMB", "smbus-eeprom"]
+                "ICH9-SMB", "smbus-eeprom", "vmport", "vmmouse"]
 # Regions whose lines differ: the ACPI PM block (ICH9-LPC's, PIIX4_PM's)
 # is mapped once PMBASE is programmed, by 7.2's firmware and here by the
 # direct-boot path
