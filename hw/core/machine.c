@@ -55,6 +55,11 @@ static const GlobalProperty hw_compat_2_11[] = {
     { "hpet", "hpet-offset-saved", "false" },
 };
 
+/* A drive whose diskette gives no type was a 1.44 MB one before 2.6 */
+static const GlobalProperty hw_compat_2_5[] = {
+    { "isa-fdc", "fallback", "144" },
+};
+
 /* 2.9 alone has pci-bridge's SHPC off: 2.8 turns it on again */
 static const GlobalProperty hw_compat_2_9[] = {
     { "pci-bridge", "shpc", "off" },
@@ -83,7 +88,7 @@ static const HWCompat hw_compat_arrays[] = {
     HW_NO_COMPAT("2.12"), HW_COMPAT("2.11", hw_compat_2_11),
     HW_NO_COMPAT("2.10"), HW_COMPAT("2.9", hw_compat_2_9),
     HW_COMPAT("2.8", hw_compat_2_8), HW_NO_COMPAT("2.7"),
-    HW_NO_COMPAT("2.6"), HW_NO_COMPAT("2.5"), HW_NO_COMPAT("2.4"),
+    HW_NO_COMPAT("2.6"), HW_COMPAT("2.5", hw_compat_2_5), HW_NO_COMPAT("2.4"),
     HW_COMPAT("2.3", hw_compat_2_3),
     HW_NO_COMPAT("2.2"), HW_NO_COMPAT("2.1"), HW_NO_COMPAT("2.0"),
     HW_NO_COMPAT("1.7"), HW_NO_COMPAT("1.6"), HW_NO_COMPAT("1.5"),

@@ -4,7 +4,8 @@
  * (at /machine/q35 or /machine/i440fx), the ISA bus (on PIIX3 at 01.0 on
  * i440fx; on ICH9-LPC at 1f.0, which holds the ACPI PM block, on q35),
  * then on the ISA bus the RTC, the PC
- * speaker port, the serial ports, the i8042 (with the vmport and vmmouse)
+ * speaker port, the serial ports, the floppy controller (i440fx), the
+ * i8042 (with the vmport and vmmouse)
  * and port 0x92, and last on
  * i440fx PIIX4_PM at 01.3.  ISA IRQ n is GSI n.
  */
@@ -16,6 +17,7 @@
 #include "hw/i386/kvm-irqchip.h"
 #include "hw/i386/vmport.h"
 #include "hw/audio/pcspk.h"
+#include "hw/block/fdc.h"
 #include "hw/char/serial.h"
 #include "hw/input/i8042.h"
 #include "hw/isa/isa.h"
@@ -240,6 +242,10 @@ bool pc_devices_create(MachineState *ms, Error **errp)
         default_serial = nographic ? "mon:stdio" : "vc";
     }
     if (!serial_hds_create(isa, default_serial, errp)) {
+        return false;
+    }
+    /* i440fx has a floppy controller, -nodefaults or not (q35 has none) */
+    if (!q35 && !pc_isa_device(isa, TYPE_ISA_FDC, &dev, errp)) {
         return false;
     }
     if (ms->vmport == ON_OFF_AUTO_AUTO) {
