@@ -717,6 +717,12 @@ void fdctrl_reset(FDCtrl *s, bool do_irq)
     g_mutex_unlock(&s->lock);
 }
 
+void fdctrl_finalize(FDCtrl *s)
+{
+    timer_free(s->result_timer);
+    g_mutex_clear(&s->lock);
+}
+
 void fdctrl_init(FDCtrl *s, qemu_irq irq, int dma_chann)
 {
     int i;

@@ -70,6 +70,8 @@ typedef struct FDCtrl {
 
 /* Sets up the controller (drives empty) and its READ ID timer */
 void fdctrl_init(FDCtrl *s, qemu_irq irq, int dma_chann);
+/* Frees what fdctrl_init() made (unit tests) */
+void fdctrl_finalize(FDCtrl *s);
 /* The controller's reset; do_irq as a DOR/DSR reset (not the machine's) */
 void fdctrl_reset(FDCtrl *s, bool do_irq);
 /* reg: the port's low three bits */
