@@ -435,6 +435,20 @@ static void opt_uuid(const char *opt, const char *arg)
     qemu_uuid = g_ascii_strdown(arg, -1);
 }
 
+void qemu_uuid_get_bytes(uint8_t uuid[16])
+{
+    unsigned i;
+
+    memset(uuid, 0, 16);
+    /* "01234567-89ab-..." in text order: checked when parsed */
+    for (i = 0; qemu_uuid && i < 16; i++) {
+        const char *p = qemu_uuid + 2 * i + (i >= 4) + (i >= 6) + (i >= 8) +
+                        (i >= 10);
+
+        uuid[i] = g_ascii_xdigit_value(p[0]) << 4 | g_ascii_xdigit_value(p[1]);
+    }
+}
+
 /* -bios FILE: found on the -L path (qemu/datadir.h) when the board maps it */
 static void opt_bios(const char *opt, const char *arg)
 {

@@ -571,6 +571,48 @@ static void vcpu_fail(KVMVCPU *v, const char *fmt, ...)
     g_main_context_invoke(NULL, vm_internal_error_bh, NULL);
 }
 
+/*
+ * The port exit this thread is handling: its vCPU and, once a device asked
+ * for them (vmport), its general registers.  Changed registers go back
+ * before the vCPU runs on, with the instruction pointer untouched, so KVM
+ * still completes the IN (QEMU's cpu_synchronize_state() and the put
+ * before the next KVM_RUN, in the same order).
+ */
+static __thread KVMVCPU *exit_vcpu;
+static __thread struct kvm_regs exit_regs;
+static __thread bool exit_regs_fetched;
+
+X86CPU *kvm_exit_cpu(void)
+{
+    return exit_vcpu ? exit_vcpu->cpu : NULL;
+}
+
+struct kvm_regs *kvm_exit_regs(void)
+{
+    if (!exit_vcpu) {
+        return NULL;
+    }
+    if (!exit_regs_fetched) {
+        if (ioctl(exit_vcpu->fd, KVM_GET_REGS, &exit_regs) < 0) {
+            return NULL;
+        }
+        exit_regs_fetched = true;
+    }
+    return &exit_regs;
+}
+
+int kvm_exit_tsc_khz(void)
+{
+    int r;
+
+    if (!exit_vcpu ||
+        ioctl(kvm_state->fd, KVM_CHECK_EXTENSION, KVM_CAP_GET_TSC_KHZ) <= 0) {
+        return 0;
+    }
+    r = ioctl(exit_vcpu->fd, KVM_GET_TSC_KHZ, 0);
+    return r > 0 ? r : 0;
+}
+
 /* Port I/O through the "I/O" address space, one access per repetition */
 static void vcpu_handle_io(KVMVCPU *v)
 {
@@ -579,11 +621,18 @@ static void vcpu_handle_io(KVMVCPU *v)
     unsigned size = run->io.size;
     uint32_t i;
 
+    exit_vcpu = v;
+    exit_regs_fetched = false;
     for (i = 0; i < run->io.count; i++, data += size) {
         address_space_rw(&address_space_io, run->io.port,
                          MEMTXATTRS_UNSPECIFIED, data, size,
                          run->io.direction == KVM_EXIT_IO_OUT);
     }
+    exit_vcpu = NULL;
+    if (exit_regs_fetched && ioctl(v->fd, KVM_SET_REGS, &exit_regs) < 0) {
+        vcpu_fail(v, "KVM_SET_REGS failed: %s", strerror(errno));
+    }
+    exit_regs_fetched = false;
 }
 
 /*

@@ -36,8 +36,14 @@ static const GlobalProperty hw_compat_5_1[] = {
     { "pvpanic", "events", "1" },
 };
 
+/* QEMU 7.2's order: the host bridge's, then vmport's (no EAX answer, no
+ * all-ones, no vmx type, the v1 command set before 5.1) */
 static const GlobalProperty hw_compat_5_0[] = {
     { "pci-host-bridge", "x-config-reg-migration-enabled", "off" },
+    { "vmport", "x-read-set-eax", "off" },
+    { "vmport", "x-signal-unsupported-cmd", "off" },
+    { "vmport", "x-report-vmx-type", "off" },
+    { "vmport", "x-cmds-v2", "off" },
 };
 
 /* Root ports: 2.5 GT/s x1 links and no ACS before 4.0 */
@@ -49,6 +55,11 @@ static const GlobalProperty hw_compat_3_1[] = {
 
 static const GlobalProperty hw_compat_2_11[] = {
     { "hpet", "hpet-offset-saved", "false" },
+};
+
+/* A drive whose diskette gives no type was a 1.44 MB one before 2.6 */
+static const GlobalProperty hw_compat_2_5[] = {
+    { "isa-fdc", "fallback", "144" },
 };
 
 /* 2.9 alone has pci-bridge's SHPC off: 2.8 turns it on again */
@@ -79,7 +90,7 @@ static const HWCompat hw_compat_arrays[] = {
     HW_NO_COMPAT("2.12"), HW_COMPAT("2.11", hw_compat_2_11),
     HW_NO_COMPAT("2.10"), HW_COMPAT("2.9", hw_compat_2_9),
     HW_COMPAT("2.8", hw_compat_2_8), HW_NO_COMPAT("2.7"),
-    HW_NO_COMPAT("2.6"), HW_NO_COMPAT("2.5"), HW_NO_COMPAT("2.4"),
+    HW_NO_COMPAT("2.6"), HW_COMPAT("2.5", hw_compat_2_5), HW_NO_COMPAT("2.4"),
     HW_COMPAT("2.3", hw_compat_2_3),
     HW_NO_COMPAT("2.2"), HW_NO_COMPAT("2.1"), HW_NO_COMPAT("2.0"),
     HW_NO_COMPAT("1.7"), HW_NO_COMPAT("1.6"), HW_NO_COMPAT("1.5"),

@@ -136,6 +136,15 @@ const PropertyInfo qdev_prop_losttickpolicy = {
     qdev_enum_get, qdev_enum_set,
 };
 
+/* The floppy drive types (QEMU's FloppyDriveType, hw/block/fdc.h order) */
+static const char *const fdc_drive_type_table[] = {
+    "144", "288", "120", "none", "auto", NULL,
+};
+const PropertyInfo qdev_prop_fdc_drive_type = {
+    "FdcDriveType", "FDC drive type, 144/288/120/none/auto", PROP_KIND_OTHER,
+    fdc_drive_type_table, qdev_enum_get, qdev_enum_set,
+};
+
 /* PCIe link speed and width (QEMU's PCIELinkSpeed, PCIELinkWidth) */
 static const char *const pcie_link_speed_table[] = {
     "2_5", "5", "8", "16", NULL,

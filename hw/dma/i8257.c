@@ -22,9 +22,11 @@
  * low DREQ/DACK) is ignored.  Reset (and a master clear, 0x0d) sets the
  * masks and clears command, status and the flip-flop.
  *
- * No device of this tree transfers by DMA yet (floppy, Sound Blaster), so
- * a channel never moves: its current address is its base and nothing is
- * transferred, as in QEMU 7.2 for a channel no device serves.
+ * No device of this tree transfers by DMA yet (the floppy controller has
+ * no media to transfer; no Sound Blaster), so a channel never moves: its
+ * current address is its base and nothing is transferred.  The floppy
+ * controller releases channel 2's DREQ when a command ends, clearing a
+ * software request there (i8257_dma_release_dreq), as 7.2's does.
  */
 #include <glib.h>
 
@@ -56,6 +58,9 @@ typedef struct I8257State {
     uint8_t command, mask, status, flip_flop;
     MemoryRegion chan_io, cont_io, page_io[2], pageh_io[2];
 } I8257State;
+
+/* The controllers by dshift: the 8-bit one serves channels 0-3 */
+static I8257State *i8257_controllers[2];
 
 /* Which channel a page register serves, by its port's low three bits */
 static const int8_t page_channel[8] = { -1, 2, 3, 1, -1, -1, -1, 0 };
@@ -342,7 +347,27 @@ static bool i8257_realize(DeviceState *dev, Error **errp)
     memory_region_init_io(&s->cont_io, OBJECT(dev), &i8257_cont_ops, s,
                           "dma-cont", 8 << s->dshift);
     isa_register_ioport(isa, &s->cont_io, s->base + (8 << s->dshift));
+    if (s->dshift == 0 || s->dshift == 1) {
+        i8257_controllers[s->dshift] = s;
+    }
     return true;
+}
+
+bool i8257_dma_channel_present(unsigned nchan)
+{
+    return nchan < 8 && i8257_controllers[nchan >> 2];
+}
+
+void i8257_dma_release_dreq(unsigned nchan)
+{
+    I8257State *s = nchan < 8 ? i8257_controllers[nchan >> 2] : NULL;
+
+    if (!s) {
+        return;
+    }
+    g_mutex_lock(&s->lock);
+    s->status &= ~(1u << ((nchan & 3) + 4));
+    g_mutex_unlock(&s->lock);
 }
 
 bool i8257_dma_init(ISABus *bus, Error **errp)

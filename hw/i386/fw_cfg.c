@@ -225,18 +225,7 @@ FWCfgState *pc_fw_cfg_create(MachineState *ms, Error **errp)
     if (!s) {
         return NULL;
     }
-    if (qemu_uuid) {
-        unsigned i;
-
-        /* "01234567-89ab-..." in text order: checked when parsed */
-        for (i = 0; i < 16; i++) {
-            const char *p = qemu_uuid + 2 * i + (i >= 4) + (i >= 6) +
-                            (i >= 8) + (i >= 10);
-
-            uuid[i] = g_ascii_xdigit_value(p[0]) << 4 |
-                      g_ascii_xdigit_value(p[1]);
-        }
-    }
+    qemu_uuid_get_bytes(uuid);
     fw_cfg_add_bytes(s, FW_CFG_UUID, uuid, 16);
     fw_cfg_add_i16(s, FW_CFG_NOGRAPHIC, qemu_devices_nographic());
     fw_cfg_add_i16(s, FW_CFG_BOOT_MENU, ms->boot_menu);

@@ -4,7 +4,9 @@
  * (at /machine/q35 or /machine/i440fx), the ISA bus (on PIIX3 at 01.0 on
  * i440fx; on ICH9-LPC at 1f.0, which holds the ACPI PM block, on q35),
  * then on the ISA bus the RTC, the PC
- * speaker port, the serial ports, the i8042 and port 0x92, and last on
+ * speaker port, the serial ports, the floppy controller (i440fx), the
+ * i8042 (with the vmport and vmmouse)
+ * and port 0x92, and last on
  * i440fx PIIX4_PM at 01.3.  ISA IRQ n is GSI n.
  */
 #include <string.h>
@@ -13,7 +15,9 @@
 #include "hw/acpi/pm.h"
 #include "hw/i386/acpi-build.h"
 #include "hw/i386/kvm-irqchip.h"
+#include "hw/i386/vmport.h"
 #include "hw/audio/pcspk.h"
+#include "hw/block/fdc.h"
 #include "hw/char/serial.h"
 #include "hw/input/i8042.h"
 #include "hw/isa/isa.h"
@@ -57,6 +61,34 @@ static bool pc_isa_device(ISABus *bus, const char *type, ISADevice **out,
 
     *out = dev;
     return isa_realize_and_unref(dev, bus, errp);
+}
+
+/*
+ * The i8042 and, with -machine vmport=on (what auto means on both PCs in
+ * QEMU 7.2, which reads back "on" afterwards), the vmport and the vmmouse
+ * linked to the i8042: without an i8042 there is no vmport either.
+ */
+static bool pc_i8042_create(MachineState *ms, ISABus *isa, Error **errp)
+{
+    ISADevice *kbd, *mouse;
+    char *path;
+    bool ok;
+
+    if (!pc_isa_device(isa, TYPE_I8042, &kbd, errp)) {
+        return false;
+    }
+    if (ms->vmport != ON_OFF_AUTO_ON) {
+        return true;
+    }
+    if (!pc_isa_device(isa, TYPE_VMPORT, &mouse, errp)) {
+        return false;
+    }
+    mouse = isa_new(TYPE_VMMOUSE);
+    path = object_get_canonical_path(OBJECT(kbd));
+    ok = object_property_set_str(OBJECT(mouse), "i8042", path, errp) &&
+         isa_realize_and_unref(mouse, isa, errp);
+    g_free(path);
+    return ok;
 }
 
 /*
@@ -215,7 +247,14 @@ bool pc_devices_create(MachineState *ms, Error **errp)
     if (!serial_hds_create(isa, default_serial, errp)) {
         return false;
     }
-    if (ms->i8042 && !pc_isa_device(isa, TYPE_I8042, &dev, errp)) {
+    /* i440fx has a floppy controller, -nodefaults or not (q35 has none) */
+    if (!q35 && !pc_isa_device(isa, TYPE_ISA_FDC, &dev, errp)) {
+        return false;
+    }
+    if (ms->vmport == ON_OFF_AUTO_AUTO) {
+        ms->vmport = ON_OFF_AUTO_ON;
+    }
+    if (ms->i8042 && !pc_i8042_create(ms, isa, errp)) {
         return false;
     }
     if (!pc_isa_device(isa, TYPE_PORT92, &dev, errp)) {

@@ -572,6 +572,12 @@ void rtc_set_pc_memory_fields(RTCState *s, uint64_t below_4g,
     s->cmos[CMOS_MEM_4G_LO + 1] = (high >> 8) & 0xff;
     s->cmos[CMOS_MEM_4G_LO + 2] = (high >> 16) & 0xff;
     s->cmos[CMOS_NR_CPUS] = cpus ? cpus - 1 : 0;
+    /*
+     * QEMU 7.2's pc_cmos_init: an FPU and a PS/2 mouse; no floppy drive
+     * (type byte 0x10 zero, no drive-count bits) as no drive has media
+     */
+    s->cmos[CMOS_EQUIPMENT] = 0x02 | 0x04;
+    s->cmos[CMOS_FLOPPY_TYPES] = 0;
 }
 
 /* Reset ------------------------------------------------------------------ */

@@ -54,6 +54,7 @@ extern const PropertyInfo qdev_prop_string;
 extern const PropertyInfo qdev_prop_on_off_auto;
 extern const PropertyInfo qdev_prop_chr;
 extern const PropertyInfo qdev_prop_losttickpolicy;
+extern const PropertyInfo qdev_prop_fdc_drive_type;
 extern const PropertyInfo qdev_prop_audiodev;
 extern const PropertyInfo qdev_prop_size;
 extern const PropertyInfo qdev_prop_pcie_link_speed;

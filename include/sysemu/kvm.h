@@ -81,4 +81,15 @@ bool kvm_vcpu_set_regs(int index, const struct kvm_regs *regs,
 /* BSP runnable; APs wait for INIT/SIPI (in-kernel irqchip) */
 bool kvm_vcpu_set_mp_state(int index, bool runnable, Error **errp);
 
+/*
+ * For a device model answering a port access on a vCPU's thread (vmport
+ * reads and writes the guest's registers): the vCPU (NULL outside such an
+ * access: qtest, the main loop), its general registers (read on first
+ * use, written back before it runs on; NULL outside an access or if KVM
+ * cannot read them) and its TSC frequency in kHz (0 if unknown)
+ */
+X86CPU *kvm_exit_cpu(void);
+struct kvm_regs *kvm_exit_regs(void);
+int kvm_exit_tsc_khz(void);
+
 #endif

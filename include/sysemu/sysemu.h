@@ -10,6 +10,8 @@ extern char *qemu_name;
 extern bool qemu_debug_threads;
 /* -uuid */
 extern char *qemu_uuid;
+/* The -uuid's 16 bytes in text order (zeros without -uuid, as QEMU's) */
+void qemu_uuid_get_bytes(uint8_t uuid[16]);
 
 /* Builds the machine from the command line; see system/vl.c */
 void qemu_init(int argc, char **argv);

@@ -57,16 +57,16 @@ PROP_CASES = [
                    "smm=off,x-oem-id=ABC,x-oem-table-id=TABLE1,"
                    "smbios-entry-point-type=64,graphics=off,"
                    "suppress-vmdesc=on,default-bus-bypass-iommu=on"),
-    ("pc-i440fx-7.2", ",max-ram-below-4g=2G"),
+    ("pc-i440fx-7.2", ",max-ram-below-4g=2G,vmport=off"),
     ("pc-q35-7.2", ",max-ram-below-4g=3G"),
 ]
 PROPS = ["smm", "hpet", "sata", "smbus", "i8042", "pit", "pic", "x-oem-id",
          "x-oem-table-id", "smbios-entry-point-type", "max-ram-below-4g",
          "graphics", "suppress-vmdesc", "default-bus-bypass-iommu",
          "kernel", "initrd", "append", "usb", "acpi", "dump-guest-core",
-         "mem-merge"]
-# Difference kept on purpose: QEMU resolves vmport=auto to on; there is no
-# vmport device here, so vmport is not compared.  smm is, under KVM too.
+         "mem-merge", "vmport"]
+# vmport=auto reads back "on" after init in both; smm is compared under
+# KVM too.
 
 results = []
 

@@ -42,7 +42,7 @@ SHARED_TYPES = ["isa-serial", "mc146818rtc", "i8042", "port92", "isa-pcspk",
                 "pvpanic", "isa-debug-exit", "PIIX3", "PIIX4_PM", "ICH9-LPC",
                 "fw_cfg_io", "pc-testdev", "i8257", "kvm-i8259", "kvm-pit",
                 "kvm-ioapic", "kvmclock", "hpet", "piix3-ide", "ich9-ahci",
-                "ICH9-SMB", "smbus-eeprom"]
+                "ICH9-SMB", "smbus-eeprom", "vmport", "vmmouse", "isa-fdc"]
 # Regions whose lines differ: the ACPI PM block (ICH9-LPC's, PIIX4_PM's)
 # is mapped once PMBASE is programmed, by 7.2's firmware and here by the
 # direct-boot path
@@ -75,7 +75,8 @@ KNOWN_PROPS = {
 # Chipset functions: on these machine families only
 CHIPSET_TYPES = {"PIIX3": "pc-i440fx", "PIIX4_PM": "pc-i440fx",
                  "ICH9-LPC": "pc-q35", "piix3-ide": "pc-i440fx",
-                 "ich9-ahci": "pc-q35", "ICH9-SMB": "pc-q35"}
+                 "ich9-ahci": "pc-q35", "ICH9-SMB": "pc-q35",
+                 "isa-fdc": "pc-i440fx"}
 
 
 def on_machine(t, machine):

@@ -123,7 +123,7 @@ IDE_PORTS = ((0x1f0, 8), (0x3f6, 1), (0x170, 8), (0x376, 1))
 
 def ide_reads():
     """Every offset and width, and the port after each block (0x3f7 is
-    the floppy controller's, which this tree lacks)"""
+    the floppy controller's)"""
     out = []
     for base, n in IDE_PORTS:
         for off in range(n + (n > 1)):

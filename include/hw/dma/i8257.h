@@ -14,5 +14,9 @@
  * one at 0xc0 (pages 0x88), without high page registers.
  */
 bool i8257_dma_init(ISABus *bus, Error **errp);
+/* Whether a controller serves ISA DMA channel nchan (0-7) */
+bool i8257_dma_channel_present(unsigned nchan);
+/* A device drops its DREQ: the channel's request bit in the status clears */
+void i8257_dma_release_dreq(unsigned nchan);
 
 #endif

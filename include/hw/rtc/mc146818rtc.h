@@ -62,6 +62,8 @@
 #define RTC_ALARM_DONT_CARE 0xC0
 
 /* Memory size fields a PC BIOS and Linux read */
+#define CMOS_FLOPPY_TYPES 0x10 /* drive A's type << 4 | drive B's */
+#define CMOS_EQUIPMENT 0x14   /* FPU, PS/2 mouse, floppy drive count */
 #define CMOS_BASE_MEM_LO 0x15 /* KiB below 1 MiB (640) */
 #define CMOS_EXT_MEM_LO 0x17  /* KiB above 1 MiB, at most 65535 */
 #define CMOS_EXT_MEM2_LO 0x30 /* the same again */
