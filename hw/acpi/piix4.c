@@ -26,9 +26,16 @@
  * QEMU 7.2); any other value raises smi-irq while 0x5b bit 1 is set
  * (the board connects smi-irq to nothing yet: no SMM here).
  *
- * Not yet: the GPE block, PCI/CPU/memory hotplug (so the hotplug
- * properties are accepted and change nothing: no hotplug exists here).
+ * GPE0 ("acpi-gpe0", 4 bytes at 0xafe0, hw/acpi/pm-block.c) and the CPU
+ * hotplug block at 0xaf00 (hw/acpi/cpu-hotplug.c, with the instance
+ * property cpu-hotplug-legacy that 7.2 adds at realize): vCPUs plugged
+ * set GPE0 bit 2, the SCI follows.
+ *
+ * Not yet: PCI and memory hotplug (acpi-pci-hotplug-with-bridge-support,
+ * acpi-root-pci-hotplug and memory-hotplug-support are accepted and change
+ * nothing: this tree has neither PCI nor memory hotplug).
  */
+#include "hw/acpi/cpu-hotplug.h"
 #include "hw/acpi/pm-block.h"
 #include "hw/char/serial.h"
 #include "hw/i2c/pm_smbus.h"
@@ -43,6 +50,7 @@
 typedef struct PIIX4PMState {
     PCIDevice parent_obj;
     AcpiPMBlock block;
+    AcpiCpuHotplug cpuhp;
     PMSMBus smb;
     APMState apm;
     qemu_irq sci, smi_irq;
@@ -55,6 +63,8 @@ typedef struct PIIX4PMState {
 
 /* Register read/write ---------------------------------------------------- */
 
+#define PIIX4_GPE0_BASE 0xafe0
+#define PIIX4_GPE0_LEN 4
 #define PIIX4_ACPI_ENABLE 0xf1
 #define PIIX4_ACPI_DISABLE 0xf0
 
@@ -148,9 +158,12 @@ static void piix4_pm_initfn(Object *obj)
 {
     PIIX4PMState *s = (PIIX4PMState *)obj;
 
+    s->cpuhp.legacy = true;
     qdev_init_gpio_out(DEVICE(obj), &s->sci, 1);
     qdev_init_gpio_out_named(DEVICE(obj), &s->smi_irq, "smi-irq", 1);
 }
+
+static void piix4_pm_exit(PCIDevice *d);
 
 static bool piix4_pm_realize(PCIDevice *d, Error **errp)
 {
@@ -180,6 +193,15 @@ static bool piix4_pm_realize(PCIDevice *d, Error **errp)
         return false;
     }
     s->block.pm.acpi_only = !s->smm_compat && !s->smm_enabled;
+    acpi_pm_block_add_gpe(&s->block, OBJECT(d), get_system_io(),
+                          PIIX4_GPE0_BASE, PIIX4_GPE0_LEN);
+    if (!acpi_cpu_hotplug_realize(&s->cpuhp, OBJECT(d), &s->block,
+                                  get_system_io(), PIIX4_CPU_HOTPLUG_IO_BASE,
+                                  errp)) {
+        piix4_pm_exit(d);
+        return false;
+    }
+    acpi_cpu_hotplug_add_legacy_prop(OBJECT(d), &s->cpuhp);
     return true;
 }
 
@@ -187,6 +209,10 @@ static void piix4_pm_exit(PCIDevice *d)
 {
     PIIX4PMState *s = (PIIX4PMState *)d;
 
+    if (object_property_find(OBJECT(d), "cpu-hotplug-legacy")) {
+        object_property_del(OBJECT(d), "cpu-hotplug-legacy");
+    }
+    acpi_cpu_hotplug_unrealize(&s->cpuhp);
     memory_region_del_subregion(get_system_io(), &s->smb.io);
     acpi_pm_block_unrealize(&s->block);
     apm_destroy(&s->apm, get_system_io());

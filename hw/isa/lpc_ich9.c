@@ -27,12 +27,19 @@
  *
  * Not yet: PIRQ routing itself (stored, routes nothing: no PCI function
  * here raises INTx), the root complex register block (RCBA 0xf0 is
- * stored, maps nothing), the GPE0 block, SMI_EN (so an APM command other
- * than ACPI enable/disable raises no SMI: there is no SMM here), TCO, CPU
- * and memory hotplug (their properties are accepted and change nothing).
+ * stored, maps nothing), SMI_EN (so an APM command other than ACPI
+ * enable/disable raises no SMI: there is no SMM here), TCO, PCI and
+ * memory hotplug (their properties are accepted and change nothing).
+ *
+ * GPE0 ("acpi-gpe0", 16 bytes at PMBASE + 0x20 in the PM block, hw/acpi/
+ * pm-block.c) and the CPU hotplug block at 0xcd8 (hw/acpi/cpu-hotplug.c;
+ * cpu-hotplug-legacy switches it): vCPUs plugged set GPE0 bit 2, the SCI
+ * follows.
  */
 #include <stddef.h>
+#include <string.h>
 
+#include "hw/acpi/cpu-hotplug.h"
 #include "hw/acpi/pm-block.h"
 #include "hw/dma/i8257.h"
 #include "hw/isa/apm.h"
@@ -46,6 +53,8 @@
 /* State ------------------------------------------------------------------ */
 
 #define ICH9_LPC_SCI_GSI 9
+#define ICH9_PM_GPE0_OFFSET 0x20
+#define ICH9_PM_GPE0_LEN 0x10
 #define ICH9_APM_ACPI_ENABLE 0x02
 #define ICH9_APM_ACPI_DISABLE 0x03
 /* RST_CNT keeps SYS_RST (bit 1) and FULL_RST (bit 3) */
@@ -54,6 +63,7 @@
 typedef struct ICH9LPCState {
     PCIDevice parent_obj;
     AcpiPMBlock block;
+    AcpiCpuHotplug cpuhp;       /* its legacy is cpu-hotplug-legacy */
     APMState apm;
     ResetControl rst_cnt;
     qemu_irq gsi[ICH9_LPC_NUM_GSI];
@@ -65,7 +75,7 @@ typedef struct ICH9LPCState {
     uint8_t acpi_enable_cmd, acpi_disable_cmd, sci_int;
     uint32_t pm_io_base, gpe0_blk, gpe0_blk_len;
     uint64_t smi_negotiated_features;
-    bool hotplug_with_bridge, cpu_hotplug_legacy, memory_hotplug;
+    bool hotplug_with_bridge, memory_hotplug;
     bool enable_tco, keep_pci_slot_hpc;
 } ICH9LPCState;
 
@@ -156,10 +166,12 @@ static void ich9_lpc_initfn(Object *obj)
     s->gpe0_blk_len = 0x10;
     s->hotplug_with_bridge = true;
     s->memory_hotplug = true;
-    s->cpu_hotplug_legacy = true;
+    s->cpuhp.legacy = true;
     s->enable_tco = true;
     s->keep_pci_slot_hpc = true;
 }
+
+static void ich9_lpc_exit(PCIDevice *d);
 
 static bool ich9_lpc_realize(PCIDevice *d, Error **errp)
 {
@@ -189,6 +201,14 @@ static bool ich9_lpc_realize(PCIDevice *d, Error **errp)
     }
     /* ACPI-only until the board says the machine has SMM */
     s->block.pm.acpi_only = true;
+    acpi_pm_block_add_gpe(&s->block, OBJECT(d), &s->block.io,
+                          ICH9_PM_GPE0_OFFSET, ICH9_PM_GPE0_LEN);
+    if (!acpi_cpu_hotplug_realize(&s->cpuhp, OBJECT(d), &s->block,
+                                  get_system_io(), ICH9_CPU_HOTPLUG_IO_BASE,
+                                  errp)) {
+        ich9_lpc_exit(d);
+        return false;
+    }
     return true;
 }
 
@@ -196,6 +216,7 @@ static void ich9_lpc_exit(PCIDevice *d)
 {
     ICH9LPCState *s = (ICH9LPCState *)d;
 
+    acpi_cpu_hotplug_unrealize(&s->cpuhp);
     acpi_pm_block_unrealize(&s->block);
     reset_control_destroy(&s->rst_cnt, get_system_io());
     apm_destroy(&s->apm, get_system_io());
@@ -227,8 +248,8 @@ static const struct {
       offsetof(ICH9LPCState, acpi_disable_cmd) },
     { "acpi_enable_cmd", PROP_KIND_UINT8,
       offsetof(ICH9LPCState, acpi_enable_cmd) },
-    { "cpu-hotplug-legacy", PROP_KIND_BOOL,
-      offsetof(ICH9LPCState, cpu_hotplug_legacy) },
+    /* not a field: switches the interface (acpi_cpu_hotplug_set_legacy) */
+    { "cpu-hotplug-legacy", PROP_KIND_BOOL, offsetof(ICH9LPCState, cpuhp) },
     { "disable_s3", PROP_KIND_UINT8,
       offsetof(ICH9LPCState, states.disable_s3) },
     { "disable_s4", PROP_KIND_UINT8,
@@ -270,6 +291,11 @@ static void ich9_lpc_class_init(ObjectClass *oc, void *data)
     dc->user_creatable = false;
     device_class_set_props(dc, ich9_lpc_properties);
     for (i = 0; i < G_N_ELEMENTS(ich9_lpc_object_props); i++) {
+        if (!strcmp(ich9_lpc_object_props[i].name, "cpu-hotplug-legacy")) {
+            acpi_cpu_hotplug_class_add_legacy_prop(
+                oc, ich9_lpc_object_props[i].offset);
+            continue;
+        }
         object_class_property_add_field(oc, ich9_lpc_object_props[i].name,
                                         ich9_lpc_object_props[i].kind,
                                         ich9_lpc_object_props[i].offset,
