@@ -31,11 +31,17 @@
  * property cpu-hotplug-legacy that 7.2 adds at realize): vCPUs plugged
  * set GPE0 bit 2, the SCI follows.
  *
- * Not yet: PCI and memory hotplug (acpi-pci-hotplug-with-bridge-support,
- * acpi-root-pci-hotplug and memory-hotplug-support are accepted and change
- * nothing: this tree has neither PCI nor memory hotplug).
+ * PCI hotplug (hw/acpi/pcihp.c, "acpi-pci-hotplug" at 0xae00 unless both
+ * acpi-pci-hotplug-with-bridge-support and acpi-root-pci-hotplug are
+ * off): PIIX4_PM is the hot-plug handler of the root bus from realize on
+ * (until the first reset if acpi-root-pci-hotplug is off) and, with
+ * bridge support, of the coldplugged bridges' buses.
+ *
+ * Not yet: memory hotplug (memory-hotplug-support is accepted and changes
+ * nothing: this tree has no memory hotplug).
  */
 #include "hw/acpi/cpu-hotplug.h"
+#include "hw/acpi/pcihp.h"
 #include "hw/acpi/pm-block.h"
 #include "hw/char/serial.h"
 #include "hw/i2c/pm_smbus.h"
@@ -51,6 +57,7 @@ typedef struct PIIX4PMState {
     PCIDevice parent_obj;
     AcpiPMBlock block;
     AcpiCpuHotplug cpuhp;
+    AcpiPciHpState pcihp;
     PMSMBus smb;
     APMState apm;
     qemu_irq sci, smi_irq;
@@ -150,6 +157,11 @@ static void piix4_pm_reset(DeviceState *dev)
     piix4_pm_update_io(s);
     pci_unlock();
     acpi_pm_block_reset(&s->block);
+    if (s->pcihp.realized) {
+        acpi_pcihp_reset(&s->pcihp, !s->root_hotplug);
+    } else {
+        qbus_set_hotplug_handler(d->qdev.parent_bus, NULL, NULL);
+    }
 }
 
 /* Realize ---------------------------------------------------------------- */
@@ -202,6 +214,15 @@ static bool piix4_pm_realize(PCIDevice *d, Error **errp)
         return false;
     }
     acpi_cpu_hotplug_add_legacy_prop(OBJECT(d), &s->cpuhp);
+    if ((s->hotplug_with_bridge || s->root_hotplug) &&
+        !acpi_pcihp_realize(&s->pcihp, OBJECT(d), &s->block,
+                            PCI_BUS(d->qdev.parent_bus),
+                            s->hotplug_with_bridge, PIIX4_PCIHP_IO_BASE,
+                            errp)) {
+        piix4_pm_exit(d);
+        return false;
+    }
+    acpi_pcihp_own_bus(OBJECT(d), PCI_BUS(d->qdev.parent_bus));
     return true;
 }
 
@@ -213,6 +234,7 @@ static void piix4_pm_exit(PCIDevice *d)
         object_property_del(OBJECT(d), "cpu-hotplug-legacy");
     }
     acpi_cpu_hotplug_unrealize(&s->cpuhp);
+    acpi_pcihp_unrealize(&s->pcihp);
     memory_region_del_subregion(get_system_io(), &s->smb.io);
     acpi_pm_block_unrealize(&s->block);
     apm_destroy(&s->apm, get_system_io());
@@ -258,6 +280,7 @@ static void piix4_pm_class_init(ObjectClass *oc, void *data)
     dc->categories = 1u << DEVICE_CATEGORY_BRIDGE;
     /* part of the chipset: the board wires it */
     dc->user_creatable = false;
+    dc->hotpluggable = false;
     device_class_set_props(dc, piix4_pm_properties);
 }
 

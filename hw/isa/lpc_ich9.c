@@ -28,8 +28,13 @@
  * Not yet: PIRQ routing itself (stored, routes nothing: no PCI function
  * here raises INTx), the root complex register block (RCBA 0xf0 is
  * stored, maps nothing), SMI_EN (so an APM command other than ACPI
- * enable/disable raises no SMI: there is no SMM here), TCO, PCI and
- * memory hotplug (their properties are accepted and change nothing).
+ * enable/disable raises no SMI: there is no SMM here), TCO, memory
+ * hotplug (memory-hotplug-support is accepted and changes nothing).
+ *
+ * PCI hotplug (hw/acpi/pcihp.c) with acpi-pci-hotplug-with-bridge-support
+ * (from pc-q35-6.1): "acpi-pci-hotplug" at 0xcc0, the LPC the hot-plug
+ * handler of the root bus until the first reset (7.2 has no root bus
+ * hotplug on q35) and of the coldplugged bridges' and root ports' buses.
  *
  * GPE0 ("acpi-gpe0", 16 bytes at PMBASE + 0x20 in the PM block, hw/acpi/
  * pm-block.c) and the CPU hotplug block at 0xcd8 (hw/acpi/cpu-hotplug.c;
@@ -40,6 +45,7 @@
 #include <string.h>
 
 #include "hw/acpi/cpu-hotplug.h"
+#include "hw/acpi/pcihp.h"
 #include "hw/acpi/pm-block.h"
 #include "hw/dma/i8257.h"
 #include "hw/isa/apm.h"
@@ -64,6 +70,7 @@ typedef struct ICH9LPCState {
     PCIDevice parent_obj;
     AcpiPMBlock block;
     AcpiCpuHotplug cpuhp;       /* its legacy is cpu-hotplug-legacy */
+    AcpiPciHpState pcihp;
     APMState apm;
     ResetControl rst_cnt;
     qemu_irq gsi[ICH9_LPC_NUM_GSI];
@@ -143,6 +150,9 @@ static void ich9_lpc_reset(DeviceState *dev)
     pci_unlock();
     acpi_pm_block_reset(&s->block);
     reset_control_reset(&s->rst_cnt);
+    if (s->pcihp.realized) {
+        acpi_pcihp_reset(&s->pcihp, true);
+    }
 }
 
 void ich9_lpc_set_smm_enabled(PCIDevice *lpc, bool on)
@@ -209,6 +219,15 @@ static bool ich9_lpc_realize(PCIDevice *d, Error **errp)
         ich9_lpc_exit(d);
         return false;
     }
+    if (s->hotplug_with_bridge) {
+        if (!acpi_pcihp_realize(&s->pcihp, OBJECT(d), &s->block,
+                                PCI_BUS(d->qdev.parent_bus), true,
+                                ICH9_PCIHP_IO_BASE, errp)) {
+            ich9_lpc_exit(d);
+            return false;
+        }
+        acpi_pcihp_own_bus(OBJECT(d), PCI_BUS(d->qdev.parent_bus));
+    }
     return true;
 }
 
@@ -217,6 +236,7 @@ static void ich9_lpc_exit(PCIDevice *d)
     ICH9LPCState *s = (ICH9LPCState *)d;
 
     acpi_cpu_hotplug_unrealize(&s->cpuhp);
+    acpi_pcihp_unrealize(&s->pcihp);
     acpi_pm_block_unrealize(&s->block);
     reset_control_destroy(&s->rst_cnt, get_system_io());
     apm_destroy(&s->apm, get_system_io());

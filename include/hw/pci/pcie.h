@@ -99,6 +99,8 @@ void pcie_cap_root_init(PCIDevice *dev);
 void pcie_cap_slot_write_config(PCIDevice *dev, uint16_t old_sta,
                                 uint32_t addr, uint32_t val, int len);
 void pcie_cap_slot_reset(PCIDevice *dev);
+/* ACPI hot-plug put a device behind the slot: its power controller on */
+void pcie_cap_slot_enable_power(PCIDevice *dev);
 /* Presence and link state for a device plugged behind the slot at start */
 void pcie_cap_slot_coldplug(PCIDevice *port, PCIDevice *child);
 void pcie_cap_reset(PCIDevice *dev);
