@@ -74,33 +74,39 @@ static void pcihp_set_bsel(PCIBus *bus, void *opaque)
     }
 }
 
-typedef struct PCIHpFind {
-    int bsel;
-    PCIBus *bus;
-} PCIHpFind;
-
-static void pcihp_match_bsel(PCIBus *bus, void *opaque)
+/*
+ * The hot-pluggable bus of bsel (0: the root bus if none has it).  Walks
+ * the buses through their devices[] under the PCI lock, which device_add
+ * and device_del take too: a vCPU thread may ask.
+ */
+static PCIBus *pcihp_find_bus_in(PCIBus *bus, int bsel)
 {
-    PCIHpFind *f = opaque;
+    PCIBus *found = pcihp_bsel(bus) == bsel ? bus : NULL;
+    guint i;
 
-    if (pcihp_bsel(bus) == f->bsel) {
-        f->bus = bus;
+    for (i = 0; !found && i < G_N_ELEMENTS(bus->devices); i++) {
+        PCIDevice *d = bus->devices[i];
+
+        if (d && PCI_DEVICE_GET_CLASS(d)->is_bridge &&
+            PCI_BRIDGE(d)->sec_bus) {
+            found = pcihp_find_bus_in(PCI_BRIDGE(d)->sec_bus, bsel);
+        }
     }
+    return found;
 }
 
-/* The hot-pluggable bus of bsel (0: the root bus if none has it) */
-static PCIBus *pcihp_find_bus(AcpiPciHpState *s, int bsel)
+static PCIBus *pcihp_find_bus_locked(AcpiPciHpState *s, int bsel)
 {
-    PCIHpFind f = { .bsel = bsel };
+    PCIBus *bus;
 
     if (bsel < 0) {
         return NULL;
     }
-    pcihp_for_each_bus(s->root, pcihp_match_bsel, &f);
-    if (!bsel && !f.bus) {
-        f.bus = s->root;
+    bus = pcihp_find_bus_in(s->root, bsel);
+    if (!bsel && !bus) {
+        bus = s->root;
     }
-    return f.bus && qbus_is_hotpluggable(BUS(f.bus)) ? f.bus : NULL;
+    return bus && qbus_is_hotpluggable(BUS(bus)) ? bus : NULL;
 }
 
 /* What the guest may not eject: 7.2's list */
@@ -121,10 +127,13 @@ static int pcihp_slot(PCIDevice *d)
 static void pcihp_eject(AcpiPciHpState *s, unsigned bsel, uint32_t slots)
 {
     int slot = slots ? __builtin_ctz(slots) : 32;
-    PCIBus *bus = pcihp_find_bus(s, bsel);
+    PCIBus *bus;
     GPtrArray *kids;
     guint i;
 
+    pci_lock();
+    bus = pcihp_find_bus_locked(s, bsel);
+    pci_unlock();
     if (!bus || slot > 31) {
         return;
     }
@@ -217,29 +226,31 @@ static uint64_t pcihp_read(void *opaque, hwaddr addr, unsigned size)
     return v;
 }
 
-/* PCIAIDX write: the acpi-index of the device in the slot, for the read */
+/*
+ * PCIAIDX write: the acpi-index of the device in the slot, for the read.
+ * 7.2 takes the slot's newest device; functions are made in order, so
+ * that is the highest one here.
+ */
 static uint32_t pcihp_acpi_index_of(AcpiPciHpState *s, uint32_t bsel,
                                     uint32_t data)
 {
     int slot = data ? __builtin_ctz(data) : 32;
-    PCIBus *bus = pcihp_find_bus(s, bsel);
-    GPtrArray *kids;
-    guint i;
+    uint32_t index = 0;
+    PCIBus *bus;
+    int fn;
 
-    if (!bus) {
-        return 0;
-    }
-    kids = BUS(bus)->children;
-    /* the device placed first there, as 7.2's list order */
-    for (i = kids->len; i-- > 0;) {
-        PCIDevice *d = (PCIDevice *)((BusChild *)g_ptr_array_index(kids, i))
-                           ->child;
+    pci_lock();
+    bus = pcihp_find_bus_locked(s, bsel);
+    for (fn = 7; bus && slot < 32 && fn >= 0; fn--) {
+        PCIDevice *d = bus->devices[slot << 3 | fn];
 
-        if (pcihp_slot(d) == slot) {
-            return d->acpi_index;
+        if (d) {
+            index = d->acpi_index;
+            break;
         }
     }
-    return 0;
+    pci_unlock();
+    return index;
 }
 
 static void pcihp_write(void *opaque, hwaddr addr, uint64_t data,
@@ -310,6 +321,7 @@ static bool pcihp_pre_plug(Object *handler, DeviceState *dev, Error **errp)
 {
     PCIDevice *d = (PCIDevice *)dev;
     AcpiPciHpState *s = board_pcihp;
+    bool taken;
 
     if (dev->hotplugged && pcihp_bsel(PCI_BUS(dev->parent_bus)) < 0) {
         error_setg(errp, "Unsupported bus. Bus doesn't have property '"
@@ -321,8 +333,11 @@ static bool pcihp_pre_plug(Object *handler, DeviceState *dev, Error **errp)
                    PCIHP_ACPI_INDEX_MAX);
         return false;
     }
-    if (d->acpi_index && s &&
-        pcihp_acpi_index_taken(s->root, d, d->acpi_index)) {
+    pci_lock();
+    taken = d->acpi_index && s &&
+            pcihp_acpi_index_taken(s->root, d, d->acpi_index);
+    pci_unlock();
+    if (taken) {
         error_setg(errp, "a PCI device with acpi-index = %u already exist",
                    d->acpi_index);
         return false;
@@ -403,7 +418,7 @@ void acpi_pcihp_own_bus(Object *owner, PCIBus *bus)
 /* Pending ejects done; which slots' devices may go */
 static void pcihp_update_bus(AcpiPciHpState *s, int bsel)
 {
-    PCIBus *bus = pcihp_find_bus(s, bsel);
+    PCIBus *bus;
     GPtrArray *kids;
     uint32_t enable = ~0u;
     guint i;
@@ -416,6 +431,9 @@ static void pcihp_update_bus(AcpiPciHpState *s, int bsel)
             s->status[bsel].down &= down - 1;   /* no such bus: drop it */
         }
     }
+    pci_lock();
+    bus = pcihp_find_bus_locked(s, bsel);
+    pci_unlock();
     if (bus) {
         kids = BUS(bus)->children;
         for (i = 0; i < kids->len; i++) {
