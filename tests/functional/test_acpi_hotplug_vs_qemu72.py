@@ -109,7 +109,7 @@ def modern_dump(base, count=5):
 def cpu_steps(c):
     g, b = c["gpe"], c["cpuhp"]
     half = c["gpe_len"] // 2
-    s = reads(b, 32)
+    s = reads(b, 32) + ["pm:cpu-hotplug-legacy"]
     # legacy plug: the bitmap, GPE0 bit 2, the SCI once enabled
     s += [cpu_add(1), f"inb 0x{g:x}", f"inb 0x{b:x}"]
     s += [f"outb 0x{g + half:x} 0x04", f"inb 0x{g:x}",
@@ -119,6 +119,8 @@ def cpu_steps(c):
     s += [f"outb 0x{b:x} 0x01", f"outb 0x{b + 1:x} 0x00", f"inb 0x{b:x}"]
     # the OSPM's switch
     s += [f"outb 0x{b:x} 0x00"] + reads(b, 16) + modern_dump(b)
+    s += ["pm:cpu-hotplug-legacy", "pm:cpu-hotplug-legacy=false",
+          "pm:acpi-pcihp-io-base", "pm:acpi-pcihp-io-len"]
     s += [cpu_add(3), f"inb 0x{g:x}"] + modern_dump(b)
     # next vCPU with an event, from selector 0
     s += [f"outl 0x{b:x} 0", f"outb 0x{b + 5:x} 0", f"inl 0x{b + 8:x}",
@@ -270,6 +272,18 @@ def run_step(s, step, cpus):
         err = r.get("error", {}).get("desc")
         out = err or json.dumps(r.get("return"), sort_keys=True)
         return f"{out} | " + s.qtest("outb 0x80 0")
+    if step.startswith("pm:"):
+        # qom-get/qom-set on the PM device (its path found by type)
+        kids = s.machine.cmd("qom-list", {"path": "/machine/unattached"})
+        path = next("/machine/unattached/" + k["name"] for k in kids
+                    if k["type"] in ("child<PIIX4_PM>", "child<ICH9-LPC>"))
+        prop, _, val = step[3:].partition("=")
+        if val:
+            r = s.machine.cmd_raw("qom-set", {"path": path, "property": prop,
+                                              "value": json.loads(val)})
+        else:
+            r = s.machine.cmd_raw("qom-get", {"path": path, "property": prop})
+        return repr(r.get("return", r.get("error", {}).get("desc")))
     if step.startswith("deleted:"):
         # 7.2 sends DEVICE_DELETED when the device is finalized, after an
         # RCU grace period: wait for it rather than expect it at a step
@@ -339,6 +353,12 @@ def main():
     for machine, c in MACHINES:
         compare(f"gpe0/{machine}", machine, c["setup"] + gpe_steps(c))
         compare(f"cpu/{machine}", machine, c["setup"] + cpu_steps(c))
+        # the switch through the property instead
+        compare(f"cpu-qom-switch/{machine}", machine,
+                c["setup"] + ["pm:cpu-hotplug-legacy=false",
+                              "pm:cpu-hotplug-legacy", cpu_add(1),
+                              f"inb 0x{c['gpe']:x}"] +
+                modern_dump(c["cpuhp"]) + reads(c["cpuhp"], 32))
     for name, machine, extra, steps in PCI_CASES:
         compare(f"pci/{name}", machine, steps, extra)
     if os.access("/dev/kvm", os.R_OK | os.W_OK):
