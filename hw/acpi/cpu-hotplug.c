@@ -2,13 +2,17 @@
  * The CPU hotplug register block, legacy and modern (include/hw/acpi/
  * cpu-hotplug.h), as QEMU 7.2's PIIX4_PM and ICH9-LPC have it.
  *
+ * query-acpi-ospm-status lists the CPU slots' _OST answers (the board's
+ * PM device has them; no memory hotplug slots here).
+ *
  * Not yet: ejecting a vCPU (this tree cannot take a vCPU away, so
  * device_del of one stays refused, and an eject the OSPM writes changes
- * nothing: the vCPU stays enabled); query-acpi-ospm-status.
+ * nothing: the vCPU stays enabled).
  */
 #include <string.h>
 
 #include "hw/acpi/cpu-hotplug.h"
+#include "monitor/qmp-commands.h"
 #include "monitor/qmp.h"
 #include "target/i386/cpu.h"
 
@@ -147,26 +151,33 @@ static void cpuhp_flags_write_locked(AcpiCpuHotplug *h, uint64_t data)
     }
 }
 
-/* ACPI_DEVICE_OST, as 7.2 sends it for a CPU slot */
-static void cpuhp_send_ost(uint32_t slot, const AcpiCpuStatus *c)
+/* A CPU slot's ACPIOSTInfo, members in 7.2's order */
+static JsonObject *cpuhp_ost_info(uint32_t slot, const AcpiCpuStatus *c)
 {
-    JsonObject *info = json_object_new(), *o = json_object_new();
-    JsonNode *n = json_node_alloc();
+    JsonObject *info = json_object_new();
     char *name = g_strdup_printf("%u", slot);
     const char *id = c->cpu ? DEVICE(c->cpu)->id : NULL;
 
     if (id) {
         json_object_set_string_member(info, "device", id);
     }
-    /* 7.2's member order */
     json_object_set_int_member(info, "source", c->ost_event);
     json_object_set_int_member(info, "status", c->ost_status);
     json_object_set_string_member(info, "slot", name);
     json_object_set_string_member(info, "slot-type", "CPU");
-    json_object_set_object_member(o, "info", info);
+    g_free(name);
+    return info;
+}
+
+/* ACPI_DEVICE_OST, as 7.2 sends it for a CPU slot */
+static void cpuhp_send_ost(uint32_t slot, const AcpiCpuStatus *c)
+{
+    JsonObject *o = json_object_new();
+    JsonNode *n = json_node_alloc();
+
+    json_object_set_object_member(o, "info", cpuhp_ost_info(slot, c));
     json_node_init_object(n, o);
     json_object_unref(o);
-    g_free(name);
     qmp_event_send("ACPI_DEVICE_OST", n);
 }
 
@@ -384,6 +395,31 @@ void acpi_cpu_hotplug_unrealize(AcpiCpuHotplug *h)
         board_cpuhp = NULL;
     }
     g_mutex_clear(&h->lock);
+}
+
+/* QMP -------------------------------------------------------------------- */
+
+/* The CPU slots' _OST answers once the interface is the modern one */
+JsonNode *qmp_query_acpi_ospm_status(Error **errp)
+{
+    AcpiCpuHotplug *h = board_cpuhp;
+    JsonArray *arr;
+    JsonNode *n;
+    uint32_t i;
+
+    if (!h) {
+        error_setg(errp, "command is not supported, missing ACPI device");
+        return NULL;
+    }
+    arr = json_array_new();
+    g_mutex_lock(&h->lock);
+    for (i = 0; !h->legacy && i < h->dev_count; i++) {
+        json_array_add_object_element(arr, cpuhp_ost_info(i, &h->devs[i]));
+    }
+    g_mutex_unlock(&h->lock);
+    n = json_node_init_array(json_node_alloc(), arr);
+    json_array_unref(arr);
+    return n;
 }
 
 /* Property --------------------------------------------------------------- */

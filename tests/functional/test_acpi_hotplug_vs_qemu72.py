@@ -16,7 +16,7 @@ must get the same answers:
   * device_add of vCPUs over QMP, in legacy and modern mode: the bitmap or
     insert event, GPE0 bit 2 and the SCI, the next-event and CPU-id
     commands, clearing the event, _OST writes (and the ACPI_DEVICE_OST
-    event's data);
+    event's data, query-acpi-ospm-status);
   * GPE0 and CPU hotplug on pc-i440fx-7.2, pc-q35-7.2 and older types
     (pc-i440fx-2.0, pc-q35-5.2);
   * the PCI hotplug block (acpi-pci-hotplug at 0xae00 / 0xcc0): every
@@ -109,7 +109,8 @@ def modern_dump(base, count=5):
 def cpu_steps(c):
     g, b = c["gpe"], c["cpuhp"]
     half = c["gpe_len"] // 2
-    s = reads(b, 32) + ["pm:cpu-hotplug-legacy"]
+    s = reads(b, 32) + ["pm:cpu-hotplug-legacy",
+                        qmp("query-acpi-ospm-status")]
     # legacy plug: the bitmap, GPE0 bit 2, the SCI once enabled
     s += [cpu_add(1), f"inb 0x{g:x}", f"inb 0x{b:x}"]
     s += [f"outb 0x{g + half:x} 0x04", f"inb 0x{g:x}",
@@ -137,7 +138,8 @@ def cpu_steps(c):
     # _OST: event then status (ACPI_DEVICE_OST)
     s += [f"outl 0x{b:x} 3", f"outb 0x{b + 5:x} 1", f"outl 0x{b + 8:x} 3",
           f"outb 0x{b + 5:x} 2", f"outl 0x{b + 8:x} 0x81",
-          f"inl 0x{b + 8:x}", "events:ACPI_DEVICE_OST"]
+          f"inl 0x{b + 8:x}", "events:ACPI_DEVICE_OST",
+          qmp("query-acpi-ospm-status")]
     # commands past the last, a selector past the last vCPU
     s += [f"outb 0x{b + 5:x} 7", f"inl 0x{b + 8:x}", f"outl 0x{b:x} 9",
           f"outb 0x{b + 4:x} 2", f"outb 0x{b + 5:x} 0"] + reads(b, 12)
