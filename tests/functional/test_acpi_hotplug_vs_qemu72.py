@@ -234,6 +234,20 @@ PCI_CASES = [
       qmp("device_add", driver="pci-bridge", id="y", chassis_nr=6,
           bus="rp2")] +
      pcihp_steps(0xcc0, 0x620, 16, bus="pb", sel=1)),
+    # what 7.2 refuses at device_add (and what it takes) on the root bus
+    ("pc-i440fx-7.2/refusals", "pc-i440fx-7.2", [],
+     [qmp("device_add", **a) for a in (
+         {"driver": "piix3-ide"},
+         {"driver": "pci-bridge", "chassis_nr": 1, "addr": "1.5"},
+         {"driver": "pci-bridge", "chassis_nr": 7, "addr": "9.3"},
+         {"driver": "pci-bridge", "chassis_nr": 8, "addr": "9.0"},
+         {"driver": "pci-bridge", "chassis_nr": 1, "addr": "1"},
+         {"driver": "pci-bridge", "chassis_nr": 2, "acpi-index": 20000},
+         {"driver": "pci-bridge", "chassis_nr": 3, "acpi-index": 5,
+          "id": "a"},
+         {"driver": "pci-bridge", "chassis_nr": 4, "acpi-index": 5},
+         {"driver": "i82801b11-bridge"}, {"driver": "pcie-pci-bridge"})] +
+     ["inl 0xae00", "inl 0xae0c"]),
     # into an empty root port: its power controller goes on
     ("pc-q35-7.2/root-port", "pc-q35-7.2",
      ["-device", "pcie-root-port,id=rp3,chassis=3,slot=3,addr=6"],

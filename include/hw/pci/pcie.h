@@ -16,6 +16,7 @@
 /* PCIe capability registers (offsets in the capability) */
 #define PCI_EXP_FLAGS 0x02
 #define  PCI_EXP_TYPE_ROOT_PORT 0x4
+#define  PCI_EXP_TYPE_DOWNSTREAM 0x6
 #define  PCI_EXP_TYPE_PCI_BRIDGE 0x7
 #define  PCI_EXP_FLAGS_SLOT 0x0100
 #define PCI_EXP_DEVCAP 0x04
