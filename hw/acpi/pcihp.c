@@ -317,11 +317,62 @@ static bool pcihp_acpi_index_taken(PCIBus *bus, PCIDevice *self,
     return false;
 }
 
+/*
+ * QEMU 7.2's pci_get_function_0 where a device is about to be placed, the
+ * devfn as given (-1, not yet chosen, counts as slot 31): behind a PCIe
+ * root or downstream port only function 0 of slot 0 counts
+ */
+static PCIDevice *pcihp_function_0_at(PCIBus *bus, int devfn)
+{
+    PCIDevice *port = bus->parent_dev;
+
+    if (port && port->exp_cap) {
+        uint8_t type = (pci_get_word(port->config + port->exp_cap +
+                                     PCI_EXP_FLAGS) >> 4) & 0xf;
+
+        if (type == PCI_EXP_TYPE_ROOT_PORT ||
+            type == PCI_EXP_TYPE_DOWNSTREAM) {
+            return bus->devices[0];
+        }
+    }
+    return bus->devices[PCI_DEVFN((devfn >> 3) & 0x1f, 0)];
+}
+
+/*
+ * A hot-plugged function the guest would not see: 7.2 refuses it when it
+ * places the device, after the free-slot and in-use checks (left to
+ * pci_place, which makes them the same way)
+ */
+static bool pcihp_check_function_0(PCIDevice *d, PCIBus *bus, Error **errp)
+{
+    PCIDevice *f0;
+    int i = 0;
+
+    if (d->devfn >= 0 && bus->devices[d->devfn]) {
+        return true;
+    }
+    while (d->devfn < 0 && i < 256 && bus->devices[i]) {
+        i += 8;
+    }
+    if (i >= 256) {
+        return true;
+    }
+    f0 = pcihp_function_0_at(bus, d->devfn);
+    if (f0) {
+        error_setg(errp, "PCI: slot %d function 0 already occupied by %s, "
+                   "new func %s cannot be exposed to guest.",
+                   PCI_SLOT(f0->devfn), object_get_typename(OBJECT(f0)),
+                   object_get_typename(OBJECT(d)));
+        return false;
+    }
+    return true;
+}
+
 static bool pcihp_pre_plug(Object *handler, DeviceState *dev, Error **errp)
 {
     PCIDevice *d = (PCIDevice *)dev;
     AcpiPciHpState *s = board_pcihp;
-    bool taken;
+    bool taken, ok = true;
 
     if (dev->hotplugged && pcihp_bsel(PCI_BUS(dev->parent_bus)) < 0) {
         error_setg(errp, "Unsupported bus. Bus doesn't have property '"
@@ -342,7 +393,12 @@ static bool pcihp_pre_plug(Object *handler, DeviceState *dev, Error **errp)
                    d->acpi_index);
         return false;
     }
-    return true;
+    if (dev->hotplugged) {
+        pci_lock();
+        ok = pcihp_check_function_0(d, PCI_BUS(dev->parent_bus), errp);
+        pci_unlock();
+    }
+    return ok;
 }
 
 static bool pcihp_plug(Object *handler, DeviceState *dev, Error **errp)

@@ -20,7 +20,6 @@
 
 #include "hw/pci/msi.h"
 #include "hw/pci/pci.h"
-#include "hw/pci/pcie.h"
 #include "hw/qdev-properties.h"
 
 static GRecMutex pci_mutex;
@@ -547,27 +546,6 @@ static void pci_config_init(PCIDevice *dev)
 }
 
 /* Placement (addr=, multifunction=) with QEMU 7.2's refusals */
-/*
- * QEMU 7.2's pci_get_function_0 at placement, with the devfn as given (-1,
- * not yet chosen, counts as slot 31): behind a PCIe root or downstream
- * port only function 0 of slot 0 counts
- */
-static PCIDevice *pci_function_0_at(PCIBus *bus, int devfn)
-{
-    PCIDevice *port = bus->parent_dev;
-
-    if (port && port->exp_cap) {
-        uint8_t type = (pci_get_word(port->config + port->exp_cap +
-                                     PCI_EXP_FLAGS) >> 4) & 0xf;
-
-        if (type == PCI_EXP_TYPE_ROOT_PORT ||
-            type == PCI_EXP_TYPE_DOWNSTREAM) {
-            return bus->devices[0];
-        }
-    }
-    return bus->devices[PCI_DEVFN((devfn >> 3) & 0x1f, 0)];
-}
-
 static bool pci_place(PCIDevice *dev, PCIBus *bus, Error **errp)
 {
     const char *name = object_get_typename(OBJECT(dev));
@@ -591,15 +569,6 @@ static bool pci_place(PCIDevice *dev, PCIBus *bus, Error **errp)
                    "use by %s,id=%s", slot, fn, name,
                    object_get_typename(OBJECT(other)),
                    DEVICE(other)->id ? DEVICE(other)->id : "(null)");
-        return false;
-    }
-    /* A hot-plugged function the guest would not see: 7.2 refuses it */
-    other = pci_function_0_at(bus, dev->devfn);
-    if (DEVICE(dev)->hotplugged && other) {
-        error_setg(errp, "PCI: slot %d function 0 already occupied by %s, "
-                   "new func %s cannot be exposed to guest.",
-                   PCI_SLOT(other->devfn), object_get_typename(OBJECT(other)),
-                   name);
         return false;
     }
     if (fn) {
