@@ -40,6 +40,8 @@
  * Not yet: memory hotplug (memory-hotplug-support is accepted and changes
  * nothing: this tree has no memory hotplug).
  */
+#include <string.h>
+
 #include "hw/acpi/cpu-hotplug.h"
 #include "hw/acpi/pcihp.h"
 #include "hw/acpi/pm-block.h"
@@ -61,6 +63,7 @@ typedef struct PIIX4PMState {
     PMSMBus smb;
     APMState apm;
     qemu_irq sci, smi_irq;
+    uint32_t io_base;           /* PMBASE's address bits */
     /* properties */
     uint32_t smb_io_base;
     AcpiSleepStates states;     /* disable_s3, disable_s4, s4_val */
@@ -99,6 +102,8 @@ static void piix4_pm_update_io(PIIX4PMState *s)
 {
     PCIDevice *d = &s->parent_obj;
     uint32_t base = pci_get_long(d->config + PIIX4_PM_PMBASE) & 0xffc0;
+
+    s->io_base = base;          /* pm_io_base, enabled or not (7.2's) */
 
     memory_region_transaction_begin();
     memory_region_set_address(&s->block.io, base);
@@ -177,6 +182,53 @@ static void piix4_pm_initfn(Object *obj)
 
 static void piix4_pm_exit(PCIDevice *d);
 
+static JsonNode *piix4_pm_prop_get(Object *obj, ObjectProperty *prop,
+                                   Error **errp)
+{
+    PIIX4PMState *s = (PIIX4PMState *)obj;
+
+    /* pm_io_base follows PMBASE; the others are constants (opaque) */
+    return json_node_init_int(json_node_alloc(),
+                              strcmp(prop->name, "pm_io_base") ? prop->opaque
+                                                               : s->io_base);
+}
+
+/* The read-only instance properties 7.2 adds at realize, in its order */
+static const struct {
+    const char *name, *type;
+    uint32_t value;
+} piix4_pm_realize_props[] = {
+    { "acpi_enable_cmd", "uint8", PIIX4_ACPI_ENABLE },
+    { "acpi_disable_cmd", "uint8", PIIX4_ACPI_DISABLE },
+    { "gpe0_blk", "uint32", PIIX4_GPE0_BASE },
+    { "gpe0_blk_len", "uint32", PIIX4_GPE0_LEN },
+    { "sci_int", "uint16", ACPI_PM_SCI_GSI },
+    { "pm_io_base", "uint32", 0 },
+};
+
+static void piix4_pm_add_properties(PIIX4PMState *s)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(piix4_pm_realize_props); i++) {
+        object_property_add(OBJECT(s), piix4_pm_realize_props[i].name,
+                            piix4_pm_realize_props[i].type,
+                            piix4_pm_prop_get, NULL)->opaque =
+            piix4_pm_realize_props[i].value;
+    }
+}
+
+static void piix4_pm_del_properties(PIIX4PMState *s)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(piix4_pm_realize_props); i++) {
+        if (object_property_find(OBJECT(s), piix4_pm_realize_props[i].name)) {
+            object_property_del(OBJECT(s), piix4_pm_realize_props[i].name);
+        }
+    }
+}
+
 static bool piix4_pm_realize(PCIDevice *d, Error **errp)
 {
     PIIX4PMState *s = (PIIX4PMState *)d;
@@ -213,7 +265,7 @@ static bool piix4_pm_realize(PCIDevice *d, Error **errp)
         piix4_pm_exit(d);
         return false;
     }
-    acpi_cpu_hotplug_add_legacy_prop(OBJECT(d), &s->cpuhp);
+    /* 7.2's order: PCI hotplug's properties, cpu-hotplug-legacy, the PM's */
     if ((s->hotplug_with_bridge || s->root_hotplug) &&
         !acpi_pcihp_realize(&s->pcihp, OBJECT(d), &s->block,
                             PCI_BUS(d->qdev.parent_bus),
@@ -222,6 +274,8 @@ static bool piix4_pm_realize(PCIDevice *d, Error **errp)
         piix4_pm_exit(d);
         return false;
     }
+    acpi_cpu_hotplug_add_legacy_prop(OBJECT(d), &s->cpuhp);
+    piix4_pm_add_properties(s);
     acpi_pcihp_own_bus(OBJECT(d), PCI_BUS(d->qdev.parent_bus));
     return true;
 }
@@ -233,6 +287,7 @@ static void piix4_pm_exit(PCIDevice *d)
     if (object_property_find(OBJECT(d), "cpu-hotplug-legacy")) {
         object_property_del(OBJECT(d), "cpu-hotplug-legacy");
     }
+    piix4_pm_del_properties(s);
     acpi_cpu_hotplug_unrealize(&s->cpuhp);
     acpi_pcihp_unrealize(&s->pcihp);
     memory_region_del_subregion(get_system_io(), &s->smb.io);

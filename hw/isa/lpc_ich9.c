@@ -103,7 +103,11 @@ static void ich9_lpc_update_pm(ICH9LPCState *s)
 {
     PCIDevice *d = &s->parent_obj;
     uint32_t base = pci_get_long(d->config + ICH9_LPC_PMBASE) & 0xff80;
+    bool on = d->config[ICH9_LPC_ACPI_CTRL] & ICH9_LPC_ACPI_CTRL_ACPI_EN;
 
+    /* pm_io_base and gpe0_blk say where the block is, 0 while disabled */
+    s->pm_io_base = on ? base : 0;
+    s->gpe0_blk = s->pm_io_base + ICH9_PM_GPE0_OFFSET;
     memory_region_transaction_begin();
     memory_region_set_address(&s->block.io, base);
     memory_region_set_enabled(&s->block.io,
