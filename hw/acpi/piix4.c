@@ -26,9 +26,24 @@
  * QEMU 7.2); any other value raises smi-irq while 0x5b bit 1 is set
  * (the board connects smi-irq to nothing yet: no SMM here).
  *
- * Not yet: the GPE block, PCI/CPU/memory hotplug (so the hotplug
- * properties are accepted and change nothing: no hotplug exists here).
+ * GPE0 ("acpi-gpe0", 4 bytes at 0xafe0, hw/acpi/pm-block.c) and the CPU
+ * hotplug block at 0xaf00 (hw/acpi/cpu-hotplug.c, with the instance
+ * property cpu-hotplug-legacy that 7.2 adds at realize): vCPUs plugged
+ * set GPE0 bit 2, the SCI follows.
+ *
+ * PCI hotplug (hw/acpi/pcihp.c, "acpi-pci-hotplug" at 0xae00 unless both
+ * acpi-pci-hotplug-with-bridge-support and acpi-root-pci-hotplug are
+ * off): PIIX4_PM is the hot-plug handler of the root bus from realize on
+ * (until the first reset if acpi-root-pci-hotplug is off) and, with
+ * bridge support, of the coldplugged bridges' buses.
+ *
+ * Not yet: memory hotplug (memory-hotplug-support is accepted and changes
+ * nothing: this tree has no memory hotplug).
  */
+#include <string.h>
+
+#include "hw/acpi/cpu-hotplug.h"
+#include "hw/acpi/pcihp.h"
 #include "hw/acpi/pm-block.h"
 #include "hw/char/serial.h"
 #include "hw/i2c/pm_smbus.h"
@@ -43,9 +58,12 @@
 typedef struct PIIX4PMState {
     PCIDevice parent_obj;
     AcpiPMBlock block;
+    AcpiCpuHotplug cpuhp;
+    AcpiPciHpState pcihp;
     PMSMBus smb;
     APMState apm;
     qemu_irq sci, smi_irq;
+    uint32_t io_base;           /* PMBASE's address bits */
     /* properties */
     uint32_t smb_io_base;
     AcpiSleepStates states;     /* disable_s3, disable_s4, s4_val */
@@ -55,6 +73,8 @@ typedef struct PIIX4PMState {
 
 /* Register read/write ---------------------------------------------------- */
 
+#define PIIX4_GPE0_BASE 0xafe0
+#define PIIX4_GPE0_LEN 4
 #define PIIX4_ACPI_ENABLE 0xf1
 #define PIIX4_ACPI_DISABLE 0xf0
 
@@ -82,6 +102,8 @@ static void piix4_pm_update_io(PIIX4PMState *s)
 {
     PCIDevice *d = &s->parent_obj;
     uint32_t base = pci_get_long(d->config + PIIX4_PM_PMBASE) & 0xffc0;
+
+    s->io_base = base;          /* pm_io_base, enabled or not (7.2's) */
 
     memory_region_transaction_begin();
     memory_region_set_address(&s->block.io, base);
@@ -140,6 +162,11 @@ static void piix4_pm_reset(DeviceState *dev)
     piix4_pm_update_io(s);
     pci_unlock();
     acpi_pm_block_reset(&s->block);
+    if (s->pcihp.realized) {
+        acpi_pcihp_reset(&s->pcihp, !s->root_hotplug);
+    } else {
+        qbus_set_hotplug_handler(d->qdev.parent_bus, NULL, NULL);
+    }
 }
 
 /* Realize ---------------------------------------------------------------- */
@@ -148,8 +175,58 @@ static void piix4_pm_initfn(Object *obj)
 {
     PIIX4PMState *s = (PIIX4PMState *)obj;
 
+    s->cpuhp.legacy = true;
     qdev_init_gpio_out(DEVICE(obj), &s->sci, 1);
     qdev_init_gpio_out_named(DEVICE(obj), &s->smi_irq, "smi-irq", 1);
+}
+
+static void piix4_pm_exit(PCIDevice *d);
+
+static JsonNode *piix4_pm_prop_get(Object *obj, ObjectProperty *prop,
+                                   Error **errp)
+{
+    PIIX4PMState *s = (PIIX4PMState *)obj;
+
+    /* pm_io_base follows PMBASE; the others are constants (opaque) */
+    return json_node_init_int(json_node_alloc(),
+                              strcmp(prop->name, "pm_io_base") ? prop->opaque
+                                                               : s->io_base);
+}
+
+/* The read-only instance properties 7.2 adds at realize, in its order */
+static const struct {
+    const char *name, *type;
+    uint32_t value;
+} piix4_pm_realize_props[] = {
+    { "acpi_enable_cmd", "uint8", PIIX4_ACPI_ENABLE },
+    { "acpi_disable_cmd", "uint8", PIIX4_ACPI_DISABLE },
+    { "gpe0_blk", "uint32", PIIX4_GPE0_BASE },
+    { "gpe0_blk_len", "uint32", PIIX4_GPE0_LEN },
+    { "sci_int", "uint16", ACPI_PM_SCI_GSI },
+    { "pm_io_base", "uint32", 0 },
+};
+
+static void piix4_pm_add_properties(PIIX4PMState *s)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(piix4_pm_realize_props); i++) {
+        object_property_add(OBJECT(s), piix4_pm_realize_props[i].name,
+                            piix4_pm_realize_props[i].type,
+                            piix4_pm_prop_get, NULL)->opaque =
+            piix4_pm_realize_props[i].value;
+    }
+}
+
+static void piix4_pm_del_properties(PIIX4PMState *s)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(piix4_pm_realize_props); i++) {
+        if (object_property_find(OBJECT(s), piix4_pm_realize_props[i].name)) {
+            object_property_del(OBJECT(s), piix4_pm_realize_props[i].name);
+        }
+    }
 }
 
 static bool piix4_pm_realize(PCIDevice *d, Error **errp)
@@ -180,6 +257,26 @@ static bool piix4_pm_realize(PCIDevice *d, Error **errp)
         return false;
     }
     s->block.pm.acpi_only = !s->smm_compat && !s->smm_enabled;
+    acpi_pm_block_add_gpe(&s->block, OBJECT(d), get_system_io(),
+                          PIIX4_GPE0_BASE, PIIX4_GPE0_LEN);
+    if (!acpi_cpu_hotplug_realize(&s->cpuhp, OBJECT(d), &s->block,
+                                  get_system_io(), PIIX4_CPU_HOTPLUG_IO_BASE,
+                                  errp)) {
+        piix4_pm_exit(d);
+        return false;
+    }
+    /* 7.2's order: PCI hotplug's properties, cpu-hotplug-legacy, the PM's */
+    if ((s->hotplug_with_bridge || s->root_hotplug) &&
+        !acpi_pcihp_realize(&s->pcihp, OBJECT(d), &s->block,
+                            PCI_BUS(d->qdev.parent_bus),
+                            s->hotplug_with_bridge, PIIX4_PCIHP_IO_BASE,
+                            errp)) {
+        piix4_pm_exit(d);
+        return false;
+    }
+    acpi_cpu_hotplug_add_legacy_prop(OBJECT(d), &s->cpuhp);
+    piix4_pm_add_properties(s);
+    acpi_pcihp_own_bus(OBJECT(d), PCI_BUS(d->qdev.parent_bus));
     return true;
 }
 
@@ -187,6 +284,12 @@ static void piix4_pm_exit(PCIDevice *d)
 {
     PIIX4PMState *s = (PIIX4PMState *)d;
 
+    if (object_property_find(OBJECT(d), "cpu-hotplug-legacy")) {
+        object_property_del(OBJECT(d), "cpu-hotplug-legacy");
+    }
+    piix4_pm_del_properties(s);
+    acpi_cpu_hotplug_unrealize(&s->cpuhp);
+    acpi_pcihp_unrealize(&s->pcihp);
     memory_region_del_subregion(get_system_io(), &s->smb.io);
     acpi_pm_block_unrealize(&s->block);
     apm_destroy(&s->apm, get_system_io());
@@ -232,6 +335,7 @@ static void piix4_pm_class_init(ObjectClass *oc, void *data)
     dc->categories = 1u << DEVICE_CATEGORY_BRIDGE;
     /* part of the chipset: the board wires it */
     dc->user_creatable = false;
+    dc->hotpluggable = false;
     device_class_set_props(dc, piix4_pm_properties);
 }
 

@@ -97,6 +97,47 @@ static const MemoryRegionOps acpi_pm_block_ops = {
     .endianness = DEVICE_LITTLE_ENDIAN,
 };
 
+static uint64_t acpi_pm_block_gpe_read(void *opaque, hwaddr addr,
+                                       unsigned size)
+{
+    AcpiPMBlock *b = opaque;
+
+    return acpi_pm_state_gpe_readb(&b->pm, addr);
+}
+
+static void acpi_pm_block_gpe_write(void *opaque, hwaddr addr,
+                                    uint64_t value, unsigned size)
+{
+    AcpiPMBlock *b = opaque;
+
+    acpi_pm_state_gpe_writeb(&b->pm, addr, value);
+}
+
+static const MemoryRegionOps acpi_pm_block_gpe_ops = {
+    .read = acpi_pm_block_gpe_read,
+    .write = acpi_pm_block_gpe_write,
+    .valid.min_access_size = 1,
+    .valid.max_access_size = 4,
+    .impl.min_access_size = 1,
+    .impl.max_access_size = 1,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+};
+
+void acpi_pm_block_add_gpe(AcpiPMBlock *b, Object *owner,
+                           MemoryRegion *parent, hwaddr addr, unsigned len)
+{
+    acpi_pm_state_gpe_init(&b->pm, len);
+    memory_region_init_io(&b->gpe_io, owner, &acpi_pm_block_gpe_ops, b,
+                          "acpi-gpe0", len);
+    memory_region_add_subregion(parent, addr, &b->gpe_io);
+    b->gpe_parent = parent;
+}
+
+void acpi_pm_block_gpe_event(AcpiPMBlock *b, uint8_t bits)
+{
+    acpi_pm_state_gpe_event(&b->pm, bits);
+}
+
 static void acpi_pm_block_add(AcpiPMBlock *b, Object *owner, MemoryRegion *mr,
                               const char *name, hwaddr offset, uint64_t size)
 {
@@ -153,6 +194,10 @@ static void acpi_pm_block_destroy(AcpiPMBlock *b)
     memory_region_del_subregion(&b->io, &b->evt_io);
     memory_region_del_subregion(&b->io, &b->cnt_io);
     memory_region_del_subregion(&b->io, &b->tmr_io);
+    if (b->gpe_parent) {
+        memory_region_del_subregion(b->gpe_parent, &b->gpe_io);
+        b->gpe_parent = NULL;
+    }
     memory_region_transaction_commit();
     acpi_pm_state_destroy(&b->pm);
     b->sci = NULL;

@@ -50,11 +50,15 @@ static uint32_t pm_timer_locked(AcpiPMState *s)
     return (uint32_t)ns_to_ticks(ns < 0 ? 0 : (uint64_t)ns);
 }
 
-/* The SCI is a level: asserted while an enabled status bit is set */
+/*
+ * The SCI is a level: asserted while an enabled status bit is set (of
+ * GPE0, QEMU 7.2 looks at byte 0 alone, whatever SCI_EN says)
+ */
 static void pm_update_sci_locked(AcpiPMState *s)
 {
-    int level = (s->pm1_cnt & ACPI_PM1_CNT_SCI_EN) &&
-                (s->pm1_sts & s->pm1_en & PM1_STS_SOURCES);
+    int level = ((s->pm1_cnt & ACPI_PM1_CNT_SCI_EN) &&
+                 (s->pm1_sts & s->pm1_en & PM1_STS_SOURCES)) ||
+                (s->gpe_len && (s->gpe_sts[0] & s->gpe_en[0]));
 
     if (level != s->sci_level) {
         s->sci_level = level;
@@ -159,6 +163,46 @@ void acpi_pm_state_power_button(AcpiPMState *s)
     g_mutex_unlock(&s->lock);
 }
 
+/* GPE0: status in the first half, enable in the second, byte by byte */
+uint8_t acpi_pm_state_gpe_readb(AcpiPMState *s, unsigned offset)
+{
+    unsigned half = s->gpe_len / 2;
+    uint8_t v = 0;
+
+    g_mutex_lock(&s->lock);
+    if (offset < half) {
+        v = s->gpe_sts[offset];
+    } else if (offset < s->gpe_len) {
+        v = s->gpe_en[offset - half];
+    }
+    g_mutex_unlock(&s->lock);
+    return v;
+}
+
+void acpi_pm_state_gpe_writeb(AcpiPMState *s, unsigned offset, uint8_t val)
+{
+    unsigned half = s->gpe_len / 2;
+
+    g_mutex_lock(&s->lock);
+    if (offset < half) {
+        s->gpe_sts[offset] &= ~val;
+    } else if (offset < s->gpe_len) {
+        s->gpe_en[offset - half] = val;
+    }
+    pm_update_sci_locked(s);
+    g_mutex_unlock(&s->lock);
+}
+
+void acpi_pm_state_gpe_event(AcpiPMState *s, uint8_t bits)
+{
+    g_mutex_lock(&s->lock);
+    if (s->gpe_len) {
+        s->gpe_sts[0] |= bits;
+        pm_update_sci_locked(s);
+    }
+    g_mutex_unlock(&s->lock);
+}
+
 uint32_t acpi_pm_state_timer(AcpiPMState *s)
 {
     uint32_t t;
@@ -177,6 +221,8 @@ void acpi_pm_state_reset(AcpiPMState *s)
     g_mutex_lock(&s->lock);
     s->pm1_sts = 0;
     s->pm1_en = 0;
+    memset(s->gpe_sts, 0, sizeof(s->gpe_sts));
+    memset(s->gpe_en, 0, sizeof(s->gpe_en));
     /*
      * Without SMM the FADT has no SMI_CMD: the machine is in ACPI mode
      * from power-on, which the OS reads from SCI_EN.  With SMM the OS (or
@@ -197,6 +243,13 @@ void acpi_pm_state_init(AcpiPMState *s)
     s->sci_level = 0;
     s->acpi_only = true;
     acpi_pm_state_reset(s);
+}
+
+void acpi_pm_state_gpe_init(AcpiPMState *s, unsigned len)
+{
+    g_mutex_lock(&s->lock);
+    s->gpe_len = MIN(len, ACPI_GPE0_MAX_LEN) & ~1u;
+    g_mutex_unlock(&s->lock);
 }
 
 void acpi_pm_state_destroy(AcpiPMState *s)

@@ -6,14 +6,19 @@
  * 7.2's texts, in its order.  Under KVM a vCPU plugged at run time gets its
  * vCPU fd and thread at once, parked in wait-for-SIPI as a powered-on AP.
  *
+ * A plug tells the board's ACPI CPU hotplug block (hw/acpi/cpu-hotplug.c):
+ * the present bit or the insert event, GPE0 bit 2, the SCI.
+ *
  * Unplug: the guest must eject a vCPU through ACPI.  Until its OSPM
- * switches the CPU hotplug interface to the modern one (this tree has
- * only the legacy state), QEMU 7.2's ACPI devices refuse the request, and
- * so does this handler, with the same texts.
+ * switches the CPU hotplug interface to the modern one QEMU 7.2's ACPI
+ * devices refuse the request, and so does this handler, with the same
+ * texts; after the switch 7.2 asks the guest, while this tree, which
+ * cannot take a vCPU away, still refuses.
  */
 #include <inttypes.h>
 #include <string.h>
 
+#include "hw/acpi/cpu-hotplug.h"
 #include "hw/boards.h"
 #include "hw/i386/acpi-build.h"
 #include "hw/i386/pc.h"
@@ -125,6 +130,7 @@ static bool pc_cpu_plug(Object *handler, DeviceState *dev, Error **errp)
     MachineState *ms = MACHINE(handler);
     X86CPU *cpu = X86_CPU(dev);
     CPUSlot *slot = &ms->possible_cpus[cpu->cpu_index];
+    AcpiCpuHotplug *cpuhp = acpi_cpu_hotplug_of_board();
 
     /* Before the VM's vCPUs exist (-device) they are made with them */
     if (ms->cpu_env.accel == X86_ACCEL_KVM && !kvm_hotplug_vcpu(ms, cpu,
@@ -133,6 +139,9 @@ static bool pc_cpu_plug(Object *handler, DeviceState *dev, Error **errp)
     }
     slot->cpu = cpu;
     g_ptr_array_add(ms->cpus, cpu);
+    if (cpuhp) {
+        acpi_cpu_hotplug_plug(cpuhp, cpu, DEVICE(dev)->hotplugged);
+    }
     return true;
 }
 
@@ -141,6 +150,7 @@ static bool pc_cpu_unplug_request(Object *handler, DeviceState *dev,
 {
     MachineState *ms = MACHINE(handler);
     X86CPU *cpu = X86_CPU(dev);
+    AcpiCpuHotplug *cpuhp;
 
     if (!acpi_enabled(ms)) {
         error_setg(errp, "CPU hot unplug not supported without ACPI");
@@ -148,6 +158,12 @@ static bool pc_cpu_unplug_request(Object *handler, DeviceState *dev,
     }
     if (cpu->cpu_index == 0) {
         error_setg(errp, "Boot CPU is unpluggable");
+        return false;
+    }
+    cpuhp = acpi_cpu_hotplug_of_board();
+    if (cpuhp && !cpuhp->legacy) {
+        error_setg(errp, "CPU hot-unplug is not supported by this build: it "
+                   "cannot remove a vCPU");
         return false;
     }
     error_setg(errp, "acpi: device unplug request for not supported device "

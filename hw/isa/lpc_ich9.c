@@ -31,12 +31,25 @@
  *
  * The TCO watchdog is hw/acpi/ich9-tco.c's.
  *
- * Not yet: the GPE0 block, CPU
- * and memory hotplug (their properties are accepted and change nothing).
+ * PCI hotplug (hw/acpi/pcihp.c) with acpi-pci-hotplug-with-bridge-support
+ * (from pc-q35-6.1): "acpi-pci-hotplug" at 0xcc0, the LPC the hot-plug
+ * handler of the root bus until the first reset (7.2 has no root bus
+ * hotplug on q35) and of the coldplugged bridges' and root ports' buses.
+ *
+ * GPE0 ("acpi-gpe0", 16 bytes at PMBASE + 0x20 in the PM block, hw/acpi/
+ * pm-block.c) and the CPU hotplug block at 0xcd8 (hw/acpi/cpu-hotplug.c;
+ * cpu-hotplug-legacy switches it): vCPUs plugged set GPE0 bit 2, the SCI
+ * follows.
+ *
+ * Not yet: memory hotplug (memory-hotplug-support is accepted and changes
+ * nothing).
  */
 #include <stddef.h>
+#include <string.h>
 
+#include "hw/acpi/cpu-hotplug.h"
 #include "hw/acpi/ich9-tco.h"
+#include "hw/acpi/pcihp.h"
 #include "hw/acpi/pm-block.h"
 #include "hw/dma/i8257.h"
 #include "hw/isa/apm.h"
@@ -51,6 +64,8 @@
 /* State ------------------------------------------------------------------ */
 
 #define ICH9_LPC_SCI_GSI 9
+#define ICH9_PM_GPE0_OFFSET 0x20
+#define ICH9_PM_GPE0_LEN 0x10
 #define ICH9_APM_ACPI_ENABLE 0x02
 #define ICH9_APM_ACPI_DISABLE 0x03
 /* RST_CNT keeps SYS_RST (bit 1) and FULL_RST (bit 3) */
@@ -59,6 +74,8 @@
 typedef struct ICH9LPCState {
     PCIDevice parent_obj;
     AcpiPMBlock block;
+    AcpiCpuHotplug cpuhp;       /* its legacy is cpu-hotplug-legacy */
+    AcpiPciHpState pcihp;
     APMState apm;
     ResetControl rst_cnt;
     qemu_irq gsi[ICH9_LPC_NUM_GSI];
@@ -75,7 +92,7 @@ typedef struct ICH9LPCState {
     uint8_t acpi_enable_cmd, acpi_disable_cmd, sci_int;
     uint32_t pm_io_base, gpe0_blk, gpe0_blk_len;
     uint64_t smi_negotiated_features;
-    bool hotplug_with_bridge, cpu_hotplug_legacy, memory_hotplug;
+    bool hotplug_with_bridge, memory_hotplug;
     bool enable_tco, keep_pci_slot_hpc;
 } ICH9LPCState;
 
@@ -142,7 +159,11 @@ static void ich9_lpc_update_pm(ICH9LPCState *s)
 {
     PCIDevice *d = &s->parent_obj;
     uint32_t base = pci_get_long(d->config + ICH9_LPC_PMBASE) & 0xff80;
+    bool on = d->config[ICH9_LPC_ACPI_CTRL] & ICH9_LPC_ACPI_CTRL_ACPI_EN;
 
+    /* pm_io_base and gpe0_blk say where the block is, 0 while disabled */
+    s->pm_io_base = on ? base : 0;
+    s->gpe0_blk = s->pm_io_base + ICH9_PM_GPE0_OFFSET;
     memory_region_transaction_begin();
     memory_region_set_address(&s->block.io, base);
     memory_region_set_enabled(&s->block.io,
@@ -202,6 +223,9 @@ static void ich9_lpc_reset(DeviceState *dev)
     s->smi_en = s->smm_enabled ? 0 : ICH9_SMI_EN_APMC_EN;
     s->smi_en_wmask = ~0u;
     reset_control_reset(&s->rst_cnt);
+    if (s->pcihp.realized) {
+        acpi_pcihp_reset(&s->pcihp, true);
+    }
 }
 
 void ich9_lpc_set_smm_enabled(PCIDevice *lpc, bool on)
@@ -226,10 +250,12 @@ static void ich9_lpc_initfn(Object *obj)
     s->gpe0_blk_len = 0x10;
     s->hotplug_with_bridge = true;
     s->memory_hotplug = true;
-    s->cpu_hotplug_legacy = true;
+    s->cpuhp.legacy = true;
     s->enable_tco = true;
     s->keep_pci_slot_hpc = true;
 }
+
+static void ich9_lpc_exit(PCIDevice *d);
 
 static bool ich9_lpc_realize(PCIDevice *d, Error **errp)
 {
@@ -265,6 +291,23 @@ static bool ich9_lpc_realize(PCIDevice *d, Error **errp)
     ich9_tco_init(&s->tco, OBJECT(d), &s->block.io, ich9_lpc_may_reboot, s);
     /* ACPI-only until the board says the machine has SMM */
     s->block.pm.acpi_only = true;
+    acpi_pm_block_add_gpe(&s->block, OBJECT(d), &s->block.io,
+                          ICH9_PM_GPE0_OFFSET, ICH9_PM_GPE0_LEN);
+    if (!acpi_cpu_hotplug_realize(&s->cpuhp, OBJECT(d), &s->block,
+                                  get_system_io(), ICH9_CPU_HOTPLUG_IO_BASE,
+                                  errp)) {
+        ich9_lpc_exit(d);
+        return false;
+    }
+    if (s->hotplug_with_bridge) {
+        if (!acpi_pcihp_realize(&s->pcihp, OBJECT(d), &s->block,
+                                PCI_BUS(d->qdev.parent_bus), true,
+                                ICH9_PCIHP_IO_BASE, errp)) {
+            ich9_lpc_exit(d);
+            return false;
+        }
+        acpi_pcihp_own_bus(OBJECT(d), PCI_BUS(d->qdev.parent_bus));
+    }
     return true;
 }
 
@@ -273,6 +316,8 @@ static void ich9_lpc_exit(PCIDevice *d)
     ICH9LPCState *s = (ICH9LPCState *)d;
 
     ich9_tco_cleanup(&s->tco, &s->block.io);
+    acpi_cpu_hotplug_unrealize(&s->cpuhp);
+    acpi_pcihp_unrealize(&s->pcihp);
     acpi_pm_block_unrealize(&s->block);
     ich9_irq_cleanup(&s->irq);
     reset_control_destroy(&s->rst_cnt, get_system_io());
@@ -305,8 +350,8 @@ static const struct {
       offsetof(ICH9LPCState, acpi_disable_cmd) },
     { "acpi_enable_cmd", PROP_KIND_UINT8,
       offsetof(ICH9LPCState, acpi_enable_cmd) },
-    { "cpu-hotplug-legacy", PROP_KIND_BOOL,
-      offsetof(ICH9LPCState, cpu_hotplug_legacy) },
+    /* not a field: switches the interface (acpi_cpu_hotplug_set_legacy) */
+    { "cpu-hotplug-legacy", PROP_KIND_BOOL, offsetof(ICH9LPCState, cpuhp) },
     { "disable_s3", PROP_KIND_UINT8,
       offsetof(ICH9LPCState, states.disable_s3) },
     { "disable_s4", PROP_KIND_UINT8,
@@ -348,6 +393,11 @@ static void ich9_lpc_class_init(ObjectClass *oc, void *data)
     dc->user_creatable = false;
     device_class_set_props(dc, ich9_lpc_properties);
     for (i = 0; i < G_N_ELEMENTS(ich9_lpc_object_props); i++) {
+        if (!strcmp(ich9_lpc_object_props[i].name, "cpu-hotplug-legacy")) {
+            acpi_cpu_hotplug_class_add_legacy_prop(
+                oc, ich9_lpc_object_props[i].offset);
+            continue;
+        }
         object_class_property_add_field(oc, ich9_lpc_object_props[i].name,
                                         ich9_lpc_object_props[i].kind,
                                         ich9_lpc_object_props[i].offset,

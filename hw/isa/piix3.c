@@ -172,6 +172,7 @@ static void piix3_class_init(ObjectClass *oc, void *data)
     dc->categories = 1u << DEVICE_CATEGORY_BRIDGE;
     /* part of the chipset: the board wires it */
     dc->user_creatable = false;
+    dc->hotpluggable = false;
 }
 
 static const TypeInfo piix3_info = {

@@ -693,6 +693,8 @@ static void pc_host_function_class_init(ObjectClass *oc, void *data)
     dc->reset = pc_host_function_reset;
     dc->categories = 1u << DEVICE_CATEGORY_BRIDGE;
     dc->user_creatable = false;
+    /* 7.2's i440FX is not hotpluggable (ACPI's PCIRMV says so); mch is */
+    dc->hotpluggable = (uintptr_t)data != PC_HOST_I440FX;
     dc->desc = (uintptr_t)data == PC_HOST_I440FX ? "Host bridge"
                                                  : "Host bridge";
 }

@@ -271,6 +271,14 @@ void pcie_cap_slot_write_config(PCIDevice *dev, uint16_t old_sta,
     }
 }
 
+void pcie_cap_slot_enable_power(PCIDevice *dev)
+{
+    if (PCIE_SLOT(dev)->power_controller_present) {
+        clear_word_bits(dev->config + dev->exp_cap + PCI_EXP_SLTCTL,
+                        PCI_EXP_SLTCTL_PCC);
+    }
+}
+
 void pcie_cap_slot_reset(PCIDevice *dev)
 {
     PCIESlot *s = PCIE_SLOT(dev);

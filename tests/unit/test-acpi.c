@@ -607,6 +607,48 @@ static void test_pm_power_button(void)
     acpi_pm_state_destroy(&s);
 }
 
+/* GPE0 as ICH9's: 8 status bytes, then 8 enable bytes */
+static void test_pm_gpe(void)
+{
+    AcpiPMState s;
+    PMProbe p;
+
+    pm_setup(&s, &p);
+    acpi_pm_state_gpe_init(&s, 16);
+    /* An event before the OS enabled it: status only */
+    acpi_pm_state_gpe_event(&s, ACPI_GPE_CPU_HOTPLUG);
+    g_assert_cmphex(acpi_pm_state_gpe_readb(&s, 0), ==, ACPI_GPE_CPU_HOTPLUG);
+    g_assert_cmpint(p.sci_changes, ==, 0);
+    /* Enabling it raises the SCI, whatever SCI_EN says (QEMU 7.2's) */
+    acpi_pm_state_write(&s, 4, 2, 0);
+    acpi_pm_state_gpe_writeb(&s, 8, 0xff);
+    g_assert_cmphex(acpi_pm_state_gpe_readb(&s, 8), ==, 0xff);
+    g_assert_cmpint(p.sci, ==, 1);
+    /* Status: write 1 to clear, 0 bits keep */
+    acpi_pm_state_gpe_writeb(&s, 0, 0x01);
+    g_assert_cmpint(p.sci, ==, 1);
+    acpi_pm_state_gpe_writeb(&s, 0, ACPI_GPE_CPU_HOTPLUG);
+    g_assert_cmphex(acpi_pm_state_gpe_readb(&s, 0), ==, 0);
+    g_assert_cmpint(p.sci, ==, 0);
+    /* Only byte 0 counts for the SCI; the other enables are stored */
+    acpi_pm_state_gpe_writeb(&s, 8, 0);
+    acpi_pm_state_gpe_writeb(&s, 15, 0x5a);
+    g_assert_cmphex(acpi_pm_state_gpe_readb(&s, 15), ==, 0x5a);
+    acpi_pm_state_gpe_event(&s, ACPI_GPE_PCI_HOTPLUG);
+    g_assert_cmpint(p.sci, ==, 0);
+    /* Past the block: 0, writes ignored */
+    acpi_pm_state_gpe_writeb(&s, 16, 0xff);
+    g_assert_cmphex(acpi_pm_state_gpe_readb(&s, 16), ==, 0);
+    /* Reset clears both halves */
+    acpi_pm_state_gpe_writeb(&s, 8, 0xff);
+    g_assert_cmpint(p.sci, ==, 1);
+    acpi_pm_state_reset(&s);
+    g_assert_cmpint(p.sci, ==, 0);
+    g_assert_cmphex(acpi_pm_state_gpe_readb(&s, 0), ==, 0);
+    g_assert_cmphex(acpi_pm_state_gpe_readb(&s, 15), ==, 0);
+    acpi_pm_state_destroy(&s);
+}
+
 static void test_pm_sleep(void)
 {
     AcpiPMState s;
@@ -771,6 +813,7 @@ int main(int argc, char **argv)
     g_test_add_func("/acpi/tables/acpi-off", test_tables_acpi_off);
     g_test_add_func("/acpi/pm/reset-values", test_pm_reset_values);
     g_test_add_func("/acpi/pm/power-button", test_pm_power_button);
+    g_test_add_func("/acpi/pm/gpe", test_pm_gpe);
     g_test_add_func("/acpi/pm/sleep", test_pm_sleep);
     g_test_add_func("/acpi/pm/timer", test_pm_timer);
     /* Last: a shutdown request cannot be taken back */

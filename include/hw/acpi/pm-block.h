@@ -17,6 +17,8 @@
 typedef struct AcpiPMBlock {
     AcpiPMState pm;
     MemoryRegion io, evt_io, cnt_io, tmr_io;
+    MemoryRegion gpe_io;                /* "acpi-gpe0" */
+    MemoryRegion *gpe_parent;           /* NULL: no GPE0 block yet */
     qemu_irq *sci;                      /* the owner's SCI output */
     const AcpiSleepStates *states;      /* the owner's properties */
 } AcpiPMBlock;
@@ -32,6 +34,15 @@ void acpi_pm_block_reset(AcpiPMBlock *b);
 bool acpi_pm_block_realize(AcpiPMBlock *b, Object *owner, const char *name,
                            uint64_t size, qemu_irq *sci,
                            const AcpiSleepStates *states, Error **errp);
+/*
+ * The GPE0 block, "acpi-gpe0" of len bytes at addr in parent (the I/O
+ * space on PIIX4, the PM container on ICH9): byte registers, accesses of
+ * up to 4 bytes split into them, as QEMU 7.2's
+ */
+void acpi_pm_block_add_gpe(AcpiPMBlock *b, Object *owner,
+                           MemoryRegion *parent, hwaddr addr, unsigned len);
+/* A hotplug event of the owner: bits in GPE0 status, the SCI follows */
+void acpi_pm_block_gpe_event(AcpiPMBlock *b, uint8_t bits);
 /* Its reverse, for the owner's exit */
 void acpi_pm_block_unrealize(AcpiPMBlock *b);
 

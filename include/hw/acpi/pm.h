@@ -9,8 +9,14 @@
  *   0x2  PM1_EN   16 bits, read/write
  *   0x4  PM1_CNT  16 bits: SCI_EN, SLP_TYP (10-12), SLP_EN (13, write-only)
  *   0x8  PM_TMR   32 bits, read-only, 3.579545 MHz from CLOCK_MONOTONIC
- * Other bytes of the 16-byte range read all-ones and ignore writes.  No
- * GPE block is declared.
+ * Other bytes of the 16-byte range read all-ones and ignore writes.
+ *
+ * The GPE0 block (ACPI 4.7.1.6) lives here too, so that one function
+ * computes the SCI: its first half is status (write 1 to clear), its
+ * second enable, byte by byte.  QEMU 7.2's SCI is a level: an enabled
+ * PM1 event (while SCI_EN is set), or bit & enable in GPE0 status byte 0
+ * — only byte 0: 7.2 looks at no other, and its hotplug events (CPU bit
+ * 2, PCI bit 1, memory bit 3) are all there.
  *
  * The register model (AcpiPMState and the acpi_pm_state_* functions) uses
  * no ports, fds or globals: its outputs are callbacks, so it is tested
@@ -77,6 +83,13 @@ typedef struct AcpiSleepStates {
 /* The board's values (the PM device's properties set them) */
 const AcpiSleepStates *acpi_pm_sleep_states(void);
 
+/* GPE0: 4 bytes on PIIX4 (at 0xafe0), 16 on ICH9 (at PMBASE + 0x20) */
+#define ACPI_GPE0_MAX_LEN       16
+/* GPE0 status bits of QEMU 7.2's hotplug events */
+#define ACPI_GPE_PCI_HOTPLUG    (1u << 1)
+#define ACPI_GPE_CPU_HOTPLUG    (1u << 2)
+#define ACPI_GPE_MEM_HOTPLUG    (1u << 3)
+
 typedef struct AcpiPMState {
     GMutex lock;
     uint16_t pm1_sts;
@@ -84,6 +97,9 @@ typedef struct AcpiPMState {
     uint16_t pm1_cnt;           /* SLP_EN is never stored */
     int64_t tmr_base_ns;        /* clock value at reset: the timer's 0 */
     int sci_level;              /* last level given to set_sci */
+    unsigned gpe_len;           /* 0: no GPE0 block */
+    uint8_t gpe_sts[ACPI_GPE0_MAX_LEN / 2];
+    uint8_t gpe_en[ACPI_GPE0_MAX_LEN / 2];
     /*
      * No legacy (SMM) mode to leave: SCI_EN is set from reset on and the
      * ACPI enable/disable commands change nothing (QEMU 7.2's acpi_only,
@@ -121,6 +137,16 @@ void acpi_pm_state_write(AcpiPMState *s, uint16_t offset, unsigned size,
 void acpi_pm_state_power_button(AcpiPMState *s);
 /* The PM timer's current 32-bit value */
 uint32_t acpi_pm_state_timer(AcpiPMState *s);
+
+/*
+ * GPE0 of len bytes (even, up to ACPI_GPE0_MAX_LEN; before the first
+ * access).  Byte accesses at offset 0..len-1: status, then enable.
+ */
+void acpi_pm_state_gpe_init(AcpiPMState *s, unsigned len);
+uint8_t acpi_pm_state_gpe_readb(AcpiPMState *s, unsigned offset);
+void acpi_pm_state_gpe_writeb(AcpiPMState *s, unsigned offset, uint8_t val);
+/* A hotplug event: sets bits in GPE0 status byte 0; the SCI follows */
+void acpi_pm_state_gpe_event(AcpiPMState *s, uint8_t bits);
 
 /* QMP system_powerdown: presses the fixed-feature power button */
 void acpi_pm_powerdown(void);

@@ -16,6 +16,7 @@
 /* PCIe capability registers (offsets in the capability) */
 #define PCI_EXP_FLAGS 0x02
 #define  PCI_EXP_TYPE_ROOT_PORT 0x4
+#define  PCI_EXP_TYPE_DOWNSTREAM 0x6
 #define  PCI_EXP_TYPE_PCI_BRIDGE 0x7
 #define  PCI_EXP_FLAGS_SLOT 0x0100
 #define PCI_EXP_DEVCAP 0x04
@@ -99,6 +100,8 @@ void pcie_cap_root_init(PCIDevice *dev);
 void pcie_cap_slot_write_config(PCIDevice *dev, uint16_t old_sta,
                                 uint32_t addr, uint32_t val, int len);
 void pcie_cap_slot_reset(PCIDevice *dev);
+/* ACPI hot-plug put a device behind the slot: its power controller on */
+void pcie_cap_slot_enable_power(PCIDevice *dev);
 /* Presence and link state for a device plugged behind the slot at start */
 void pcie_cap_slot_coldplug(PCIDevice *port, PCIDevice *child);
 void pcie_cap_reset(PCIDevice *dev);
