@@ -108,6 +108,16 @@ class QTestMachine:
                                 {"command-line": line})
 
 
+def qemu72_available(binary=None):
+    """Whether binary (ORACLE by default) runs and says it is QEMU 7.2"""
+    try:
+        version = subprocess.run([binary or ORACLE, "-version"],
+                                 capture_output=True, text=True).stdout
+    except OSError:
+        return False
+    return "version 7.2" in version
+
+
 def compare_with_qemu72(binary, args, steps, irqs=False):
     """The differences between binary's and QEMU 7.2's answers to steps
     (qtest_session each): a list of "STEP: ours A qemu72 B" lines (and one

@@ -32,7 +32,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
-from qtest_session import QTestMachine, qtest_session  # noqa: E402
+from qtest_session import (QTestMachine, qemu72_available,  # noqa: E402
+                           qtest_session)
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
@@ -228,12 +229,7 @@ def refusal(binary, device):
 
 
 def main():
-    try:
-        version = subprocess.run([ORACLE, "-version"], capture_output=True,
-                                 text=True).stdout
-    except OSError:
-        version = ""
-    if "version 7.2" not in version:
+    if not qemu72_available(ORACLE):
         print(f"SKIP: QEMU 7.2 not found at {ORACLE}")
         return 77
     for i, (machine, extra) in enumerate(MACHINES):

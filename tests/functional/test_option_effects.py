@@ -36,7 +36,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 from qmp_machine import Machine, kvm_usable  # noqa: E402
-from qtest_session import qtest_session  # noqa: E402
+from qtest_session import qemu72_available, qtest_session  # noqa: E402
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
@@ -372,12 +372,7 @@ def check_pretty():
 
 
 def main():
-    try:
-        version = subprocess.run([ORACLE, "-version"], capture_output=True,
-                                 text=True).stdout
-    except OSError:
-        version = ""
-    if "version 7.2" not in version:
+    if not qemu72_available(ORACLE):
         print(f"SKIP: QEMU 7.2 not found at {ORACLE}")
         return 77
     check_pretty()
