@@ -36,8 +36,7 @@
 #define ICH9_CC_D26IR   0x314c
 #define ICH9_CC_D25IR   0x3150
 #define ICH9_CC_DIR_DEFAULT 0x3210
-#define ICH9_CC_GCS     0x3410
-#define ICH9_CC_GCS_DEFAULT 0x20
+#define ICH9_CC_GCS_DEFAULT ICH9_CC_GCS_NO_REBOOT
 
 
 #define ICH9_LPC_RCBA_EN 0x1
@@ -75,10 +74,16 @@ static void ich9_irq_update_routes(ICH9Irq *r)
     }
 }
 
+/* PIRQn's routing register (0x60-0x63, 0x68-0x6b) */
+static uint8_t ich9_irq_rout(ICH9Irq *r, int pirq)
+{
+    return r->lpc->config[pirq < 4 ? 0x60 + pirq : 0x68 + pirq - 4];
+}
+
 /* PIRQn's ISA IRQ, or -1 while its routing is off */
 static int ich9_irq_pirq_pic(ICH9Irq *r, int pirq)
 {
-    uint8_t rout = r->lpc->config[pirq < 4 ? 0x60 + pirq : 0x68 + pirq - 4];
+    uint8_t rout = ich9_irq_rout(r, pirq);
 
     return rout & ICH9_PIRQ_ROUT_OFF ? -1 : rout & 0x0f;
 }
@@ -126,10 +131,9 @@ static void ich9_irq_update_gsi(ICH9Irq *r, int gsi)
 static void ich9_irq_set_pirq(void *opaque, int pirq, int level)
 {
     ICH9Irq *r = opaque;
-    uint8_t rout = r->lpc->config[pirq < 4 ? 0x60 + pirq : 0x68 + pirq - 4];
 
     ich9_irq_update_apic(r, 16 + pirq);
-    ich9_irq_update_pic(r, rout & 0x0f);
+    ich9_irq_update_pic(r, ich9_irq_rout(r, pirq) & 0x0f);
 }
 
 static int ich9_irq_map(PCIDevice *dev, int pin)

@@ -144,7 +144,8 @@ static bool ich9_lpc_may_reboot(void *opaque)
 {
     ICH9LPCState *s = opaque;
 
-    return !s->noreboot && !(s->irq.chip_config[0x3410] & 0x20);
+    return !s->noreboot &&
+           !(s->irq.chip_config[ICH9_CC_GCS] & ICH9_CC_GCS_NO_REBOOT);
 }
 
 static const MemoryRegionOps ich9_smi_ops = {

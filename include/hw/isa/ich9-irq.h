@@ -11,6 +11,8 @@
 
 #define ICH9_NUM_PIRQS 8
 #define ICH9_CC_SIZE (16 * 1024)    /* chipset configuration registers */
+#define ICH9_CC_GCS 0x3410          /* general control and status */
+#define ICH9_CC_GCS_NO_REBOOT 0x20  /* set at reset: the TCO may not reboot */
 
 typedef struct ICH9Irq {
     PCIDevice *lpc;
