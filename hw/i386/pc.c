@@ -67,13 +67,15 @@ static const GlobalProperty pc_compat_6_0[] = {
     { ALL_CPUS, "x-vendor-cpuid-only", "off" },
     /* PCIe ports' native hot-plug again (docs/devices.md, "Bridges") */
     { "ICH9-LPC", "acpi-pci-hotplug-with-bridge-support", "off" },
+    { "ICH9-LPC", "x-keep-pci-slot-hpc", "true" },
 };
 
 static const GlobalProperty pc_compat_5_2[] = {
-    { "PIIX4_PM", "smm-compat", "on" },
+    { "ICH9-LPC", "x-smi-cpu-hotunplug", "off" },
 };
 
 static const GlobalProperty pc_compat_5_1[] = {
+    { "ICH9-LPC", "x-smi-cpu-hotplug", "off" },
     { ALL_CPUS, "kvm-msi-ext-dest-id", "off" },
 };
 
@@ -134,6 +136,8 @@ static const GlobalProperty pc_compat_2_9[] = {
 
 static const GlobalProperty pc_compat_2_8[] = {
     { ALL_CPUS, "tcg-cpuid", "off" },
+    { "kvmclock", "x-mach-use-reliable-get-clock", "off" },
+    { "ICH9-LPC", "x-smi-broadcast", "off" },
     { ALL_CPUS, "vmware-cpuid-freq", "false" },
     { CPU("Haswell"), "stepping", "1" },
 };
@@ -225,6 +229,7 @@ static const GlobalProperty pc_compat_2_1[] = {
 static const GlobalProperty pc_compat_2_0[] = {
     PC_CPU_MODEL_IDS("2.0.0")
     { "PIIX4_PM", "memory-hotplug-support", "off" },
+    { "ICH9-LPC", "memory-hotplug-support", "off" },
 };
 
 static const GlobalProperty pc_compat_1_7[] = {
