@@ -269,6 +269,8 @@ static bool kvm_create_irqchip(KVMState *s, KernelIrqchip mode, bool pit,
                        strerror(errno));
             return false;
         }
+        /* the LAPICs are KVM's; the rest is userspace's */
+        kvm_irqchip_created(s->vm_fd, mode, false);
         return true;
     }
     if (ioctl(s->vm_fd, KVM_CREATE_IRQCHIP, 0) < 0) {

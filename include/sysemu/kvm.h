@@ -39,6 +39,8 @@ bool kvm_pit_set_reinject(bool on, Error **errp);
 void kvm_pit_set_hpet_legacy(bool on);
 /* The in-kernel irqchip: every interrupt controller and the PIT in KVM */
 bool kvm_irqchip_in_kernel(void);
+/* The LAPICs are KVM's: kernel-irqchip=on and split */
+bool kvm_lapic_in_kernel(void);
 /* An MSI written to the APIC's window (0xfee00000 + addr) */
 void kvm_send_msi(uint64_t addr, uint32_t data);
 /* An NMI to every vCPU (KVM_NMI), injected before each next enters */
