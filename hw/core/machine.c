@@ -243,15 +243,59 @@ static void machine_register_types(void)
 }
 type_init(machine_register_types)
 
+static GPtrArray *newest_types;  /* char*: each family's newest type */
+
+void machine_register_newest(const char *type)
+{
+    if (!newest_types) {
+        newest_types = g_ptr_array_new();
+    }
+    g_ptr_array_add(newest_types, (gpointer)type);
+}
+
+static bool machine_class_is(MachineClass *mc, const char *name)
+{
+    return !strcmp(mc->name, name) || (mc->alias && !strcmp(mc->alias, name));
+}
+
+/* A usable machine class of TYPE name, or NULL */
+static MachineClass *machine_class_of_type(const char *type)
+{
+    ObjectClass *oc = object_class_by_name(type);
+
+    if (!oc || object_class_is_abstract(oc) ||
+        !object_class_dynamic_cast(oc, TYPE_MACHINE)) {
+        return NULL;
+    }
+    return MACHINE_CLASS(oc);
+}
+
+/*
+ * The type of that name, then the families' newest types (aliases), and
+ * only then every machine class
+ */
 MachineClass *machine_find_class(const char *name)
 {
-    GSList *list = object_class_get_list(TYPE_MACHINE, false), *l;
-    MachineClass *found = NULL;
+    char *type = g_strconcat(name, TYPE_MACHINE_SUFFIX, NULL);
+    MachineClass *found = machine_class_of_type(type);
+    GSList *list, *l;
+    guint i;
 
+    g_free(type);
+    if (found && machine_class_is(found, name)) {
+        return found;
+    }
+    for (i = 0; newest_types && i < newest_types->len; i++) {
+        found = machine_class_of_type(g_ptr_array_index(newest_types, i));
+        if (found && machine_class_is(found, name)) {
+            return found;
+        }
+    }
+    found = NULL;
+    list = object_class_get_list(TYPE_MACHINE, false);
     for (l = list; l; l = l->next) {
-        MachineClass *mc = MACHINE_CLASS(l->data);
-        if (!strcmp(mc->name, name) || (mc->alias && !strcmp(mc->alias, name))) {
-            found = mc;
+        if (machine_class_is(MACHINE_CLASS(l->data), name)) {
+            found = l->data;
             break;
         }
     }
@@ -261,9 +305,18 @@ MachineClass *machine_find_class(const char *name)
 
 MachineClass *machine_get_default_class(void)
 {
-    GSList *list = object_class_get_list(TYPE_MACHINE, false), *l;
+    GSList *list, *l;
     MachineClass *found = NULL;
+    guint i;
 
+    for (i = 0; newest_types && i < newest_types->len; i++) {
+        found = machine_class_of_type(g_ptr_array_index(newest_types, i));
+        if (found && found->is_default) {
+            return found;
+        }
+    }
+    found = NULL;
+    list = object_class_get_list(TYPE_MACHINE, false);
     for (l = list; l; l = l->next) {
         if (MACHINE_CLASS(l->data)->is_default) {
             found = l->data;

@@ -589,6 +589,9 @@ void pc_register_machine_versions(const char *family,
         ti->class_init = pc_version_class_init;
         ti->class_data = d;
         type_register_static(ti);
+        if (i == 0) {
+            machine_register_newest(ti->name);
+        }
     }
 }
 
