@@ -748,6 +748,7 @@ bool pc_machine_done(MachineState *ms, Error **errp)
     if (!pc_fw_cfg_machine_done(ms, errp)) {
         return false;
     }
+    pc_devices_machine_ready();
     if (!acpi_enabled(ms) || qemu_bios_name || !ms->kernel_filename ||
         !kvm_enabled()) {
         return true;
