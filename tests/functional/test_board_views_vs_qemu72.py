@@ -12,7 +12,12 @@ qtest accelerator), and answer:
   * info qtree: the text, line for line;
   * info mtree -f: the flat views as a set, each keyed by the address
     spaces that share it (QEMU prints them in the order of a pointer hash
-    table, so the order is not compared), every range line compared.
+    table, so the order is not compared), every range line compared;
+  * what a guest reads: tests/guest/pciwalk.rom, a firmware image run from
+    the reset vector (no firmware before it in either emulator), prints
+    every function's 256 bytes of configuration space on bus 0, and the
+    two outputs must be equal byte for byte (under KVM only: under the
+    qtest accelerator no guest runs).
 
 What this tree still lacks is the KNOWN table below, each entry with the
 issue that brings it: those devices' qtree blocks, their mtree ranges (the
@@ -26,14 +31,18 @@ Skips (77) where QEMU 7.2 is missing.
 import json
 import os
 import re
+import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
 from qmp_machine import Machine, kvm_usable  # noqa: E402
-from qtest_session import ORACLE, qemu72_available  # noqa: E402
+from qtest_session import ORACLE, qemu72_available, qtest_session  # noqa
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
+PCIWALK = os.path.join(os.path.dirname(os.path.abspath(BINARY)), "tests",
+                       "guest", "pciwalk.rom")
 
 MACHINES = ["pc-i440fx-1.4", "pc-i440fx-2.12", "pc-i440fx-5.1",
             "pc-i440fx-7.2", "pc-i440fx-8.0", "pc-q35-2.4", "pc-q35-4.0",
@@ -219,6 +228,36 @@ def drop_pci(buses, ids):
     return buses
 
 
+def pciwalk(binary, machine, devices):
+    """What pciwalk.rom prints on COM1 up to PCIWALK-END (it then halts,
+    so the emulator is killed), or an error line"""
+    args = [binary, "-machine", machine, "-accel", "kvm", "-m", "128",
+            "-display", "none", "-nodefaults", "-serial", "stdio",
+            "-bios", PCIWALK]
+    for d in devices:
+        args += ["-device", d]
+    p = subprocess.Popen(args, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    os.set_blocking(p.stdout.fileno(), False)
+    out, deadline = b"", time.monotonic() + 60
+    try:
+        while b"PCIWALK-END" not in out and time.monotonic() < deadline:
+            if p.poll() is not None:
+                break
+            chunk = p.stdout.read()
+            if chunk:
+                out += chunk
+            else:
+                time.sleep(0.02)
+    finally:
+        p.kill()
+        _, err = p.communicate()
+    if b"PCIWALK-END" not in out:
+        return [f"no PCIWALK-END (status {p.returncode}): "
+                f"{err.decode(errors='replace').strip()[-300:]}"]
+    return out.decode(errors="replace").replace("\r", "").splitlines()
+
+
 def first_diff(a, b):
     for i, (x, y) in enumerate(zip(a, b)):
         if x != y:
@@ -259,6 +298,30 @@ def compare(machine, config, accel, devices, split):
         detail = (f"7.2's views not ours: {only_a[:1]}; "
                   f"ours not 7.2's: {only_b[:1]}")[:1500]
     report(f"{name}/mtree-f", fa == fb, detail)
+    if accel[1:] == ["kvm"]:
+        a = pciwalk(ORACLE, theirs_machine, devices)
+        b = pciwalk(BINARY, machine, devices)
+        report(f"{name}/guest-pci-config", a == b and len(a) > 2,
+               first_diff(a, b))
+
+
+def registers_after_reset():
+    """Two registers the walker found different, read and written over
+    qtest: the MCH's extended-TSEG size (0x50: the query value 0xffff
+    reads back the size, none before 2.10) and ICH9-LPC's LPC_EN (0x82:
+    COM1 present at machine-ready)"""
+    cmds = ["outl 0xcf8 0x80000050", "inw 0xcfc", "outw 0xcfc 0xffff",
+            "inw 0xcfc", "outw 0xcfc 0x1234", "inw 0xcfc",
+            "outb 0xcfc 0xff", "inw 0xcfc",
+            "outl 0xcf8 0x8000f880", "inl 0xcfc", "outl 0xcfc 0x00f0ffff",
+            "inl 0xcfc"]
+    for machine in ["pc-q35-7.2", "pc-q35-2.9", "pc-q35-2.10"]:
+        for serial in [[], ["-serial", "null"]]:
+            args = ["-machine", machine] + serial
+            a = qtest_session(ORACLE, args, cmds)
+            b = qtest_session(BINARY, args, cmds)
+            report(f"{machine}/registers{'/com1' if serial else ''}",
+                   a == b, f"7.2 {a} / ours {b}")
 
 
 def main():
@@ -277,6 +340,7 @@ def main():
             # libvirt's set without its USB controller meanwhile
             compare(machine, "libvirt-root-ports", accel, LIBVIRT_Q35[:2],
                     split)
+    registers_after_reset()
     print(f"1..{len(results)}")
     return 0 if all(results) else 1
 
