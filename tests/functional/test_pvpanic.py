@@ -95,7 +95,9 @@ def guest_session(binary, extra):
         vm.launch()
         vm.cmd("cont")
         events, status, code = [], None, None
-        vm.timeout = 60
+        # 7.2 boots the guest through SeaBIOS: over a minute on a loaded
+        # PVM host
+        vm.timeout = 240
         try:
             while True:
                 msg = vm._read_message()
