@@ -532,7 +532,7 @@ static void i8042_finalize(Object *obj)
 
 /* Property table --------------------------------------------------------- */
 
-/* extended-state: hw_compat_2_x turns it off (0xd2/0xd3 go to the queues) */
+/* extended-state: hw_compat_6_0 turns it off (0xd2/0xd3 go to the queues) */
 static Property i8042_properties[] = {
     DEFINE_PROP_BOOL("extended-state", I8042State, extended_state, true),
     DEFINE_PROP_BOOL("kbd-throttle", I8042State, kbd_throttle, false),

@@ -20,7 +20,7 @@ with the IRQ 1/12 changes before it:
     disable/enable with data waiting, the mode's interrupt bits;
   * seeded random sequences of port accesses.
 
-Machines: pc-q35-7.2, pc-i440fx-7.2, pc-i440fx-2.8 (extended-state off
+Machines: pc-q35-7.2, pc-i440fx-7.2, pc-i440fx-6.0 (extended-state off
 from hw_compat), -global i8042.kbd-irq/mouse-irq; the info qtree blocks
 of i8042, ps2-kbd and ps2-mouse and their QOM properties.
 
@@ -42,7 +42,7 @@ BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 MACHINES = [
     ("pc-q35-7.2", []),
     ("pc-i440fx-7.2", []),
-    ("pc-i440fx-2.8", []),
+    ("pc-i440fx-6.0", []),
     ("pc-q35-7.2", ["-global", "i8042.kbd-irq=5",
                     "-global", "i8042.mouse-irq=7"]),
     ("pc-q35-7.2", ["-global", "i8042.extended-state=off"]),
@@ -277,7 +277,7 @@ def main():
     check_all_commands("pc-q35-7.2")
     for seed in (1, 2, 3):
         check_random("pc-q35-7.2", seed)
-    check_random("pc-i440fx-2.8", 4)
+    check_random("pc-i440fx-6.0", 4)
     print(f"1..{len(results)}")
     return 0 if all(results) else 1
 
