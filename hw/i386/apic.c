@@ -109,10 +109,13 @@ bool x86_cpu_apic_realize(X86CPU *cpu, Error **errp)
 
 /* Property table --------------------------------------------------------- */
 
-/* id: no default, as 7.2's (set from the vCPU's APIC ID) */
+/*
+ * id: no default, as 7.2's (set from the vCPU's APIC ID).  In the order
+ * 7.2's qom-list and device-list-properties give them
+ */
 static Property apic_common_properties[] = {
-    DEFINE_PROP_UINT8("version", APICCommonState, version, 0x14),
     DEFINE_PROP_BIT("vapic", APICCommonState, vapic_enabled, true),
+    DEFINE_PROP_UINT8("version", APICCommonState, version, 0x14),
     DEFINE_PROP_BOOL("legacy-instance-id", APICCommonState,
                      legacy_instance_id, false),
     DEFINE_PROP("id", APICCommonState, initial_apic_id, qdev_prop_uint32,
