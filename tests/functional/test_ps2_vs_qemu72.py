@@ -18,7 +18,9 @@ with the IRQ 1/12 changes before it:
     queue;
   * the controller's own buffer (0x20, 0xd2, 0xd3, 0xd0/0xd1), interface
     disable/enable with data waiting, the mode's interrupt bits;
-  * seeded random sequences of port accesses.
+  * seeded random sequences of port accesses;
+  * kbd-throttle's 1 ms hold-back (clock_step, against 7.2's build with
+    the qtest accelerator) and its warning without extended-state.
 
 Machines: pc-q35-7.2, pc-i440fx-7.2, pc-i440fx-6.0 (extended-state off
 from hw_compat), -global i8042.kbd-irq/mouse-irq; the info qtree blocks
@@ -29,13 +31,14 @@ Skips (77) where QEMU 7.2 is missing.
 
 import os
 import random
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
 from qmp_machine import Machine  # noqa: E402
-from qtest_session import (ORACLE, qemu72_available,  # noqa: E402
-                           qtest_session)
+from qtest_session import (ORACLE, compare_with_qemu72,  # noqa: E402
+                           qemu72_available, qtest_session)
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 
@@ -231,6 +234,41 @@ def check_random(machine, seed, n=300):
     report(f"{machine}/random/seed={seed}", not diff, "; ".join(diff[:3]))
 
 
+def check_throttle():
+    """kbd-throttle: a keyboard byte waits 1 ms of virtual time after the
+    guest read one (clock_step: 7.2's upstream build with the qtest
+    accelerator); without extended-state 7.2 turns it off with a warning"""
+    steps = irq_steps(kbd(0xf2) + rd(1) + ["clock_step 500000"] + rd(1) +
+                      ["clock_step 600000"] + rd(2) + kbd(0xff) + rd(1) +
+                      ["clock_step 2000000"] + rd(2) + ctl(0x20) + rd(1) +
+                      aux(0xf2) + rd(3))
+    for extra in (["-global", "i8042.kbd-throttle=on"],
+                  ["-global", "i8042.kbd-throttle=on",
+                   "-global", "i8042.extended-state=off"]):
+        tag = ",".join(a for a in extra if a != "-global")
+        diff = compare_with_qemu72(BINARY, ["-machine", "pc-q35-7.2"] + extra,
+                                   steps, irqs=True)
+        if diff is None:
+            report(f"throttle/{tag} # SKIP no QEMU 7.2 with the qtest "
+                   "accelerator", True)
+        else:
+            report(f"throttle/{tag}", not diff, "; ".join(diff[:3]))
+    warn = []
+    for binary in (BINARY, ORACLE):
+        p = subprocess.run([binary, "-machine", "pc-q35-7.2", "-nodefaults",
+                            "-display", "none", "-S", "-qtest", "null",
+                            "-global", "i8042.kbd-throttle=on",
+                            "-global", "i8042.extended-state=off",
+                            "-qmp", "stdio"],
+                           input='{"execute":"qmp_capabilities"}\n'
+                                 '{"execute":"quit"}\n',
+                           capture_output=True, text=True, timeout=60)
+        warn.append([line for line in p.stderr.split("\n")
+                     if "kbd-throttle" in line])
+    report("throttle/warning", warn[0] == warn[1] and warn[0],
+           f"ours {warn[0]} qemu72 {warn[1]}")
+
+
 def qtree_blocks(binary, machine):
     with Machine(binary, ["-machine", machine, "-qtest", "null",
                           "-S"]) as vm:
@@ -272,6 +310,7 @@ def main():
         print(f"SKIP: QEMU 7.2 not found at {ORACLE}")
         return 77
     check_qtree()
+    check_throttle()
     for machine, extra in MACHINES:
         check_sequences(machine, extra)
     check_all_commands("pc-q35-7.2")
