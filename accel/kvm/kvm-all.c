@@ -603,6 +603,17 @@ struct kvm_regs *kvm_exit_regs(void)
     return &exit_regs;
 }
 
+bool kvm_exit_cs_base(uint64_t *base)
+{
+    struct kvm_sregs sregs;
+
+    if (!exit_vcpu || ioctl(exit_vcpu->fd, KVM_GET_SREGS, &sregs) < 0) {
+        return false;
+    }
+    *base = sregs.cs.base;
+    return true;
+}
+
 int kvm_exit_tsc_khz(void)
 {
     int r;

@@ -9,6 +9,7 @@
 
 #include "exec/memory.h"
 #include "hw/boards.h"
+#include "hw/i386/apic.h"
 #include "monitor/qmp.h"
 #include "monitor/qmp-commands.h"
 #include "sysemu/kvm.h"
@@ -746,6 +747,9 @@ bool machine_create_cpus(MachineState *ms, Error **errp)
         }
         DEVICE(cpu)->realized = true;
         qdev_add_unattached(OBJECT(cpu));
+        if (!x86_cpu_apic_realize(cpu, errp)) {
+            return false;
+        }
         /* QEMU's per-vCPU address space, in info mtree */
         name = g_strdup_printf("cpu-memory-%u", i);
         address_space_init(&cpu->as, get_system_memory(), name);

@@ -2,8 +2,8 @@
  * The in-kernel interrupt controllers, PIT and clock as devices, as QEMU
  * 7.2 has them under KVM with kernel-irqchip=on: two `kvm-i8259` and the
  * `kvm-pit` on the ISA bus, `kvm-ioapic` (at /machine/q35/ioapic or
- * /machine/i440fx/ioapic) and `kvmclock` on the system bus, and the
- * APIC's MSI window "kvm-apic-msi".
+ * /machine/i440fx/ioapic) and `kvmclock` on the system bus (the local
+ * APICs and their MSI window "kvm-apic-msi": hw/i386/apic.c).
  *
  * KVM emulates the chips themselves: a vCPU's access to their ports and
  * MMIO never leaves the kernel.  So their regions (kvm-pic, kvm-elcr,
@@ -14,9 +14,7 @@
  *     anything else is refused with 7.2's text; its input is the HPET's
  *     "PIT enabled" line (low: KVM's PIT stops raising IRQ 0, the HPET's
  *     legacy mode has it);
- *   - kvm-ioapic's 24 inputs are the board's GSIs (KVM_IRQ_LINE);
- *   - a write to kvm-apic-msi (0xfee00000, 1 MiB, priority 4096) by a
- *     device of this tree is an MSI (KVM_SIGNAL_MSI); reads are all-ones.
+ *   - kvm-ioapic's 24 inputs are the board's GSIs (KVM_IRQ_LINE).
  * The board makes them only with the in-kernel irqchip (not under qtest,
  * kernel-irqchip=off or split, where QEMU 7.2 has its userspace models).
  */
@@ -28,8 +26,6 @@
 
 #define KVM_IOAPIC_PINS 24
 #define KVM_IOAPIC_BASE 0xfec00000ULL
-#define APIC_MSI_BASE 0xfee00000ULL
-#define APIC_MSI_SIZE 0x100000
 
 /* kvm-i8259 --------------------------------------------------------------- */
 
@@ -160,29 +156,6 @@ static Property kvmclock_properties[] = {
     DEFINE_PROP_END_OF_LIST(),
 };
 
-/* The APIC's MSI window ---------------------------------------------------- */
-
-static MemoryRegion apic_msi;
-
-static uint64_t apic_msi_read(void *opaque, hwaddr addr, unsigned size)
-{
-    return UINT64_MAX;
-}
-
-static void apic_msi_write(void *opaque, hwaddr addr, uint64_t data,
-                           unsigned size)
-{
-    kvm_send_msi(APIC_MSI_BASE + addr, data);
-}
-
-static const MemoryRegionOps apic_msi_ops = {
-    .read = apic_msi_read,
-    .write = apic_msi_write,
-    .valid.min_access_size = 1,
-    .valid.max_access_size = 4,
-    .endianness = DEVICE_LITTLE_ENDIAN,
-};
-
 /* The board ---------------------------------------------------------------- */
 
 static bool kvm_pic_create(ISABus *isa, bool master, Error **errp)
@@ -240,21 +213,9 @@ bool kvm_irqchip_create_pit(ISABus *isa, bool enabled, DeviceState **pit,
 
 bool kvm_irqchip_create_clock(bool kvmclock, Error **errp)
 {
-    static bool msi_mapped;
     DeviceState *d;
 
-    if (!kvm_enabled()) {
-        return true;
-    }
-    /* the in-kernel LAPICs' window: kernel-irqchip=on and split */
-    if (kvm_lapic_in_kernel() && !msi_mapped) {
-        memory_region_init_io(&apic_msi, NULL, &apic_msi_ops, NULL,
-                              "kvm-apic-msi", APIC_MSI_SIZE);
-        memory_region_add_subregion_overlap(get_system_memory(),
-                                            APIC_MSI_BASE, &apic_msi, 4096);
-        msi_mapped = true;
-    }
-    if (!kvmclock) {
+    if (!kvm_enabled() || !kvmclock) {
         return true;
     }
     d = qdev_new(TYPE_KVMCLOCK);

@@ -88,10 +88,12 @@ bool kvm_vcpu_set_mp_state(int index, bool runnable, Error **errp);
  * reads and writes the guest's registers): the vCPU (NULL outside such an
  * access: qtest, the main loop), its general registers (read on first
  * use, written back before it runs on; NULL outside an access or if KVM
- * cannot read them) and its TSC frequency in kHz (0 if unknown)
+ * cannot read them), its code segment's base (false where it cannot be
+ * read) and its TSC frequency in kHz (0 if unknown)
  */
 X86CPU *kvm_exit_cpu(void);
 struct kvm_regs *kvm_exit_regs(void);
+bool kvm_exit_cs_base(uint64_t *base);
 int kvm_exit_tsc_khz(void);
 
 #endif

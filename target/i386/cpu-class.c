@@ -9,6 +9,7 @@
 
 #include "exec/memory.h"
 #include "hw/boards.h"
+#include "hw/i386/apic.h"
 #include "qemu/option.h"
 #include "target/i386/cpu.h"
 #include "target/i386/cpu-internal.h"
@@ -377,7 +378,8 @@ static bool x86_cpu_device_realize(DeviceState *dev, Error **errp)
     char *name;
 
     if (!x86_cpu_realize(cpu, ms ? &ms->cpu_env : &x86_cpu_qtest_env,
-                         errp)) {
+                         errp) ||
+        !x86_cpu_apic_realize(cpu, errp)) {
         return false;
     }
     /* QEMU's per-vCPU address space, in info mtree */

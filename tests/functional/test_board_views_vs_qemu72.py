@@ -65,15 +65,9 @@ LIBVIRT_I440FX = [
 # What this tree lacks, by accelerator: qtree device types, with the
 # i8042's input lines they feed; mtree region names
 KNOWN = {
-    "devices": {
-        # ps2-kbd/ps2-mouse live inside this tree's i8042 (issue 12);
-        # kvmvapic is the APIC's vapic helper (issue 12)
-        "ps2-kbd": "issue 12", "ps2-mouse": "issue 12",
-        "kvmvapic": "issue 12",
-    },
-    "gpio": {'gpio-in "ps2-mouse-input-irq" 1',
-             'gpio-in "ps2-kbd-input-irq" 1'},
-    "regions": {"kvmvapic"},
+    "devices": {},
+    "gpio": set(),
+    "regions": set(),
 }
 # Userspace interrupt controllers and PIT: the qtest accelerator and
 # kernel-irqchip=split (pc-q35-4.0's default) have them in 7.2 (issue 12)

@@ -200,12 +200,9 @@ def start_error(binary, args):
 def qtree_types(binary, args):
     with Machine(binary, ["-S", "-nodefaults", "-accel", "kvm"] + args) as m:
         text = m.cmd("human-monitor-command", {"command-line": "info qtree"})
-    # kvmvapic (the TPR-patching option ROM's device) is not here yet:
-    # it comes with the option ROMs (docs/devices.md)
-    return sorted(t for t in (line.split()[1].rstrip(",")
-                              for line in text.splitlines()
-                              if line.strip().startswith("dev: kvm"))
-                  if t != "kvmvapic")
+    return sorted(line.split()[1].rstrip(",")
+                  for line in text.splitlines()
+                  if line.strip().startswith("dev: kvm"))
 
 
 def compare_kvm_devices():

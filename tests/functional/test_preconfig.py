@@ -7,7 +7,7 @@ query-commands (those QEMU 7.2 does not allow there must be refused with
 its text, the others must not be), query-status, query-hotpluggable-cpus
 (the slots of -smp, none plugged yet); then x-exit-preconfig (the RESUME
 event unless -S), query-status, x-exit-preconfig again (refused) and
-query-cpus-fast.  Every reply must equal 7.2's (thread ids and qom-paths
+query-cpus-fast.  Every reply must equal 7.2's (thread ids
 aside).  Skips
 (77) where QEMU 7.2 is missing.
 """
@@ -66,11 +66,7 @@ def session(binary, extra, commands):
                     vm.cmd_raw("x-exit-preconfig")))
         fast = vm.cmd("query-cpus-fast")
         for c in fast:
-            # 7.2's kvmvapic takes a /machine/unattached index between
-            # its vCPUs (not modelled): the paths are functional/
-            # cpu-hotplug's business
             c.pop("thread-id")
-            c.pop("qom-path")
         out.append(("query-cpus-fast", fast))
     return out
 

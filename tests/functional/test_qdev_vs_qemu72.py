@@ -42,20 +42,16 @@ SHARED_TYPES = ["isa-serial", "mc146818rtc", "i8042", "port92", "isa-pcspk",
                 "pvpanic", "isa-debug-exit", "PIIX3", "PIIX4_PM", "ICH9-LPC",
                 "fw_cfg_io", "pc-testdev", "i8257", "kvm-i8259", "kvm-pit",
                 "kvm-ioapic", "kvmclock", "hpet", "piix3-ide", "ich9-ahci",
-                "ICH9-SMB", "smbus-eeprom", "vmport", "vmmouse", "isa-fdc"]
+                "ICH9-SMB", "smbus-eeprom", "vmport", "vmmouse", "isa-fdc",
+                "ps2-kbd", "ps2-mouse"]
 # Regions whose lines differ: the ACPI PM block (ICH9-LPC's, PIIX4_PM's)
 # is mapped once PMBASE is programmed, by 7.2's firmware and here by the
 # direct-boot path
 KNOWN_REGIONS = {"ich9-pm", "piix4-pm", "acpi-evt", "acpi-cnt", "acpi-tmr"}
-# Lines of shared devices this tree does not have (no PS/2 devices as
-# objects of their own, no PIT device for the speaker to link to)
-KNOWN_QTREE = {
-    "i8042": {'gpio-in "ps2-mouse-input-irq" 1',
-              'gpio-in "ps2-kbd-input-irq" 1'},
-}
+# Lines of shared devices this tree does not have
+KNOWN_QTREE = {}
 KNOWN_PROPS = {
-    "i8042": {"ps2kbd", "ps2mouse", "ps2-kbd-input-irq[0]",
-              "ps2-mouse-input-irq[0]"},
+    # No PIT device for the speaker to link to
     "isa-pcspk": {"pit"},
     # PIIX4_PM has no GPE or hotplug blocks (nor their properties)
     "PIIX4_PM": {"acpi-cpu-hotplug[0]", "acpi-gpe0[0]", "acpi-pci-hotplug[0]",
@@ -218,7 +214,8 @@ def find_paths(m, root="/machine"):
             child = f"{path}/{p['name']}"
             if t in SHARED_TYPES and t not in found:
                 found[t] = child
-            if t in ("container", "isabus-bridge") or path == root:
+            # The i8042 holds the PS/2 devices ("ps2kbd", "ps2mouse")
+            if t in ("container", "isabus-bridge", "i8042") or path == root:
                 walk(child)
     walk(root)
     return found

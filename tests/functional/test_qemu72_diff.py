@@ -197,14 +197,13 @@ SMP_CASES = ["4", "4,threads=2", "cores=2,maxcpus=4,cpus=2", "2,sockets=2",
 
 def topology(binary, machine, smp):
     """vCPU topology ids as query-cpus-fast reports them, and every slot
-    query-hotpluggable-cpus lists (whether a CPU is in it: the qom-path
-    itself differs, QEMU 7.2's vCPUs are device[0], [2], ... after its
-    kvmvapic, which this tree does not have), or the error."""
+    query-hotpluggable-cpus lists (with the vCPU's qom-path where one is
+    in it: device[0], [2], ... around the kvmvapic's), or the error."""
     try:
         with Machine(binary, ["-machine", machine, "-accel", "kvm", "-S",
                               "-smp", smp]) as vm:
             slots = [(c["type"], c["vcpus-count"], c["props"],
-                      "qom-path" in c)
+                      c.get("qom-path"))
                      for c in vm.cmd("query-hotpluggable-cpus")]
             return [c["props"] for c in vm.cmd("query-cpus-fast")], slots
     except RuntimeError as e:

@@ -2,7 +2,8 @@
  * pam guest: drives the host bridge's PAM registers (i440FX 0x59-0x5f,
  * Q35 MCH 0x90-0x96) and prints what a CPU reads and writes in three
  * segments (0xF0000, 0xD0000, 0xE4000; not 0xC0000, where QEMU 7.2's
- * kvmvapic, a device this tree lacks, maps its option ROM writable) under
+ * kvmvapic maps its option ROM writable: the firmware runs that ROM
+ * there, and this tree does not load it yet) under
  * each attribute:
  *
  *   PAM-BRIDGE 8086:1237 base=0x59

@@ -183,9 +183,10 @@ static void test_cpus(void)
     g_assert_cmpuint(json_array_get_length(cpus), ==, 2);
     g_assert_cmpstr(json_object_get_string_member(
         json_array_get_object_element(cpus, 0), "qom-path"), ==, CPU0);
+    /* QEMU 7.2's: the first vCPU's APIC made the kvmvapic, device[1] */
     g_assert_cmpstr(json_object_get_string_member(
         json_array_get_object_element(cpus, 1), "qom-path"), ==,
-        "/machine/unattached/device[1]");
+        "/machine/unattached/device[2]");
     g_assert_cmpstr(path, ==, CPU0);
     json_node_unref(n);
 

@@ -20,7 +20,7 @@ bool kvm_irqchip_create_ioapic(Object *host, Error **errp);
 /* kvm-pit at 0x40 (*pit), unless the machine has pit=off (NULL) */
 bool kvm_irqchip_create_pit(ISABus *isa, bool enabled, DeviceState **pit,
                             Error **errp);
-/* kvmclock (if wanted) and the APIC's MSI window */
+/* kvmclock, if wanted (the MSI window is the APIC's, hw/i386/apic.c) */
 bool kvm_irqchip_create_clock(bool kvmclock, Error **errp);
 
 #endif
