@@ -269,6 +269,7 @@ static bool kvm_create_irqchip(KVMState *s, KernelIrqchip mode, bool pit,
                        strerror(errno));
             return false;
         }
+        kvm_irqchip_created(s->vm_fd, mode, false);
         return true;
     }
     if (ioctl(s->vm_fd, KVM_CREATE_IRQCHIP, 0) < 0) {
@@ -976,7 +977,10 @@ static const RunstateHooks kvm_runstate_hooks = {
 void kvm_start_machine(MachineState *ms)
 {
     kvm_state->vcpus_running_hook = true;
-    pc_set_irq_handler(kvm_set_irq);
+    /* otherwise the board's userspace PICs and IOAPIC take the GSIs */
+    if (kvm_irqchip_in_kernel()) {
+        pc_set_irq_handler(kvm_set_irq);
+    }
     runstate_set_hooks(&kvm_runstate_hooks);
     qemu_set_reset_vcpu_hooks(kvm_pause_all, kvm_resume_all);
 }

@@ -105,6 +105,11 @@ bool kvm_irqchip_in_kernel(void)
     return irqchip.vm_fd >= 0 && irqchip.mode == KERNEL_IRQCHIP_ON;
 }
 
+bool kvm_lapic_in_kernel(void)
+{
+    return irqchip.vm_fd >= 0 && irqchip.mode != KERNEL_IRQCHIP_OFF;
+}
+
 bool kvm_pit_set_reinject(bool on, Error **errp)
 {
     struct kvm_reinject_control control = { .pit_reinject = on };
@@ -155,3 +160,7 @@ void kvm_send_msi(uint64_t addr, uint32_t data)
     }
 }
 
+
+void kvm_set_pic_intr(int level)
+{
+}

@@ -246,7 +246,8 @@ bool kvm_irqchip_create_clock(bool kvmclock, Error **errp)
     if (!kvm_enabled()) {
         return true;
     }
-    if (kvm_irqchip_in_kernel() && !msi_mapped) {
+    /* kvm-apic's window: 7.2 has it with split irqchip too */
+    if (kvm_lapic_in_kernel() && !msi_mapped) {
         memory_region_init_io(&apic_msi, NULL, &apic_msi_ops, NULL,
                               "kvm-apic-msi", APIC_MSI_SIZE);
         memory_region_add_subregion_overlap(get_system_memory(),

@@ -4,6 +4,11 @@
 #ifndef HW_AUDIO_PCSPK_H
 #define HW_AUDIO_PCSPK_H
 
+#include "hw/qdev-core.h"
+
 #define TYPE_PC_SPEAKER "isa-pcspk"
+
+/* Channel 2 of the board's isa-pit drives it (before realize) */
+void pcspk_set_pit(DeviceState *dev, DeviceState *pit);
 
 #endif
