@@ -19,7 +19,9 @@
  * of the entry's vector, trigger and delivery mode to 0xfee00000 with the
  * entry's bits 63-48 as address bits 19-4 (the destination, or an
  * interrupt-remapping index), its destination mode as address bit 2; an
- * ExtINT entry takes its vector from the master PIC's acknowledge.  After
+ * ExtINT entry takes its vector from the master PIC's acknowledge, which
+ * happens whenever a requested pin's entry is looked at (masked, or
+ * awaiting EOI, as in 7.2).  After
  * 10000 successive re-deliveries at EOI the next one waits 10 ms of
  * virtual time (a level interrupt nobody handles must not stop the guest).
  */
@@ -85,17 +87,26 @@ static IOAPICState *ioapics[IOAPIC_MAX];
 
 /* Delivery --------------------------------------------------------------- */
 
-static void ioapic_deliver(uint64_t entry)
+/*
+ * The vector an entry delivers: an ExtINT entry's comes from the master
+ * PIC's acknowledge, which 7.2 does as soon as it looks at a requested
+ * pin, masked or not, awaiting EOI or not
+ */
+static uint32_t ioapic_vector(uint64_t entry)
 {
-    uint32_t mode = (entry >> RTE_DELIV_MODE_SHIFT) & 7;
-    uint32_t vector = entry & RTE_VECTOR_MASK;
-    uint32_t addr, data;
     DeviceState *pic = i8259_master();
 
-    if (mode == DM_EXTINT) {
-        /* the 8259's vector, as the CPU's INTA cycle would fetch it */
-        vector = pic ? pic_read_irq(pic) & 0xff : 0;
+    if (((entry >> RTE_DELIV_MODE_SHIFT) & 7) != DM_EXTINT) {
+        return entry & RTE_VECTOR_MASK;
     }
+    return pic ? pic_read_irq(pic) & 0xff : 0;
+}
+
+static void ioapic_deliver(uint64_t entry, uint32_t vector)
+{
+    uint32_t mode = (entry >> RTE_DELIV_MODE_SHIFT) & 7;
+    uint32_t addr, data;
+
     addr = MSI_ADDR_BASE |
            (uint32_t)((entry >> RTE_DEST_IDX_SHIFT) & 0xffff)
                << MSI_ADDR_DEST_IDX_SHIFT |
@@ -112,8 +123,13 @@ static void ioapic_service(IOAPICState *s)
     for (int i = 0; i < IOAPIC_NUM_PINS; i++) {
         uint32_t mask = 1u << i;
         uint64_t entry = s->ioredtbl[i];
+        uint32_t vector;
 
-        if (!(s->irr & mask) || (entry & RTE_MASKED)) {
+        if (!(s->irr & mask)) {
+            continue;
+        }
+        vector = ioapic_vector(entry);
+        if (entry & RTE_MASKED) {
             continue;
         }
         if (!(entry & RTE_TRIGGER_LEVEL)) {
@@ -123,7 +139,7 @@ static void ioapic_service(IOAPICState *s)
         } else {
             s->ioredtbl[i] |= RTE_REMOTE_IRR;
         }
-        ioapic_deliver(entry);
+        ioapic_deliver(entry, vector);
     }
 }
 
