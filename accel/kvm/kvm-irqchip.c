@@ -12,6 +12,8 @@
 
 #include <linux/kvm.h>
 
+#include <glib.h>
+
 #include "kvm-int.h"
 #include "sysemu/kvm.h"
 
@@ -161,6 +163,36 @@ void kvm_send_msi(uint64_t addr, uint32_t data)
 }
 
 
-void kvm_set_pic_intr(int level)
+bool kvm_irqchip_is_split(void)
 {
+    return irqchip.vm_fd >= 0 && irqchip.mode == KERNEL_IRQCHIP_SPLIT;
+}
+
+/*
+ * Split irqchip: GSI 0..n-1 are MSI routes made from the userspace
+ * IOAPIC's entries, as 7.2 keeps them.  KVM's LAPICs take the IOAPIC's
+ * interrupts as MSIs either way; the routes tell KVM which vectors are
+ * level-triggered IOAPIC ones, whose EOI comes back as
+ * KVM_EXIT_IOAPIC_EOI.
+ */
+void kvm_irqchip_set_ioapic_routes(const uint32_t *addr, const uint32_t *data,
+                                   int n)
+{
+    struct kvm_irq_routing *r;
+
+    if (!kvm_irqchip_is_split()) {
+        return;
+    }
+    r = g_malloc0(sizeof(*r) + n * sizeof(r->entries[0]));
+    r->nr = n;
+    for (int i = 0; i < n; i++) {
+        r->entries[i].gsi = i;
+        r->entries[i].type = KVM_IRQ_ROUTING_MSI;
+        r->entries[i].u.msi.address_lo = addr[i];
+        r->entries[i].u.msi.data = data[i];
+    }
+    if (ioctl(irqchip.vm_fd, KVM_SET_GSI_ROUTING, r) < 0) {
+        error_report("KVM_SET_GSI_ROUTING failed: %s", strerror(errno));
+    }
+    g_free(r);
 }

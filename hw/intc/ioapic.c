@@ -34,6 +34,7 @@
 #include "hw/irq.h"
 #include "hw/qdev-properties.h"
 #include "qemu/timer.h"
+#include "sysemu/kvm.h"
 
 #define IOAPIC_IOREGSEL 0x00
 #define IOAPIC_IOWIN 0x10
@@ -79,6 +80,8 @@ typedef struct IOAPICState {
     uint64_t ioredtbl[IOAPIC_NUM_PINS];
     uint32_t irq_eoi[IOAPIC_NUM_PINS];   /* successive EOI re-deliveries */
     QEMUTimer *delayed_service;
+    uint32_t route_addr[IOAPIC_NUM_PINS];   /* split irqchip: KVM's */
+    uint32_t route_data[IOAPIC_NUM_PINS];
     MemoryRegion io;
     uint8_t version;                        /* property */
 } IOAPICState;
@@ -102,19 +105,51 @@ static uint32_t ioapic_vector(uint64_t entry)
     return pic ? pic_read_irq(pic) & 0xff : 0;
 }
 
-static void ioapic_deliver(uint64_t entry, uint32_t vector)
+/* The MSI an entry sends with vector */
+static void ioapic_entry_msi(uint64_t entry, uint32_t vector, uint32_t *addr,
+                             uint32_t *data)
 {
     uint32_t mode = (entry >> RTE_DELIV_MODE_SHIFT) & 7;
+
+    *addr = MSI_ADDR_BASE |
+            (uint32_t)((entry >> RTE_DEST_IDX_SHIFT) & 0xffff)
+                << MSI_ADDR_DEST_IDX_SHIFT |
+            (uint32_t)((entry >> RTE_DEST_MODE_SHIFT) & 1)
+                << MSI_ADDR_DEST_MODE_SHIFT;
+    *data = vector | mode << MSI_DATA_DELIVERY_MODE_SHIFT |
+            (uint32_t)!!(entry & RTE_TRIGGER_LEVEL) << MSI_DATA_TRIGGER_SHIFT;
+}
+
+static void ioapic_deliver(uint64_t entry, uint32_t vector)
+{
     uint32_t addr, data;
 
-    addr = MSI_ADDR_BASE |
-           (uint32_t)((entry >> RTE_DEST_IDX_SHIFT) & 0xffff)
-               << MSI_ADDR_DEST_IDX_SHIFT |
-           (uint32_t)((entry >> RTE_DEST_MODE_SHIFT) & 1)
-               << MSI_ADDR_DEST_MODE_SHIFT;
-    data = vector | mode << MSI_DATA_DELIVERY_MODE_SHIFT |
-           (uint32_t)!!(entry & RTE_TRIGGER_LEVEL) << MSI_DATA_TRIGGER_SHIFT;
+    ioapic_entry_msi(entry, vector, &addr, &data);
     stl_le_phys(&address_space_memory, addr, data);
+}
+
+/*
+ * Split irqchip: KVM's MSI routes for GSI 0-23 follow the unmasked
+ * entries (a masked one keeps its last route), after every register
+ * write, as 7.2's ioapic_update_kvm_routes; like it, this looks at every
+ * entry, so ExtINT ones acknowledge the PIC here too.
+ */
+static void ioapic_update_kvm_routes(IOAPICState *s)
+{
+    if (!kvm_irqchip_is_split()) {
+        return;
+    }
+    for (int i = 0; i < IOAPIC_NUM_PINS; i++) {
+        uint64_t entry = s->ioredtbl[i];
+        uint32_t vector = ioapic_vector(entry);
+
+        if (!(entry & RTE_MASKED)) {
+            ioapic_entry_msi(entry, vector, &s->route_addr[i],
+                             &s->route_data[i]);
+        }
+    }
+    kvm_irqchip_set_ioapic_routes(s->route_addr, s->route_data,
+                                  IOAPIC_NUM_PINS);
 }
 
 /* Delivers every requested pin that is unmasked (and not awaiting EOI) */
@@ -332,6 +367,7 @@ static void ioapic_mem_write(void *opaque, hwaddr addr, uint64_t val,
         }
         break;
     }
+    ioapic_update_kvm_routes(s);
     irqchip_unlock();
 }
 
@@ -354,6 +390,7 @@ static void ioapic_reset(DeviceState *dev)
     for (int i = 0; i < IOAPIC_NUM_PINS; i++) {
         s->ioredtbl[i] = RTE_MASKED;
     }
+    ioapic_update_kvm_routes(s);
     irqchip_unlock();
 }
 
