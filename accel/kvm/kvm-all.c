@@ -21,7 +21,6 @@
 
 #include "exec/memory.h"
 #include "hw/boards.h"
-#include "hw/intc/i8259.h"
 #include "hw/intc/ioapic.h"
 #include "hw/irq.h"
 #include "sysemu/kvm.h"
@@ -253,85 +252,6 @@ static bool kvm_has_memory(AddressSpace *as, hwaddr start, hwaddr size)
     return false;
 }
 
-/*
- * The in-kernel irqchip's GSI routes, as 7.2's kvm_pc_setup_irq_routing
- * sets them: GSI 0-15 to the PICs (not 2, the cascade), GSI 0-23 to the
- * IOAPIC's pins with ISA IRQ 0 on pin 2 (KVM's default has it on pin 0,
- * where no PC guest looks for the PIT).
- */
-static bool kvm_pc_setup_irq_routing(KVMState *s, Error **errp)
-{
-    struct kvm_irq_routing *r;
-    int n = 0;
-    bool ok;
-
-    r = g_malloc0(sizeof(*r) + 40 * sizeof(r->entries[0]));
-    for (int i = 0; i < 16; i++) {
-        if (i == 2) {
-            continue;
-        }
-        r->entries[n].gsi = i;
-        r->entries[n].type = KVM_IRQ_ROUTING_IRQCHIP;
-        r->entries[n].u.irqchip.irqchip = i < 8 ? KVM_IRQCHIP_PIC_MASTER
-                                                : KVM_IRQCHIP_PIC_SLAVE;
-        r->entries[n].u.irqchip.pin = i & 7;
-        n++;
-    }
-    for (int i = 0; i < 24; i++) {
-        if (i == 2) {
-            continue;
-        }
-        r->entries[n].gsi = i;
-        r->entries[n].type = KVM_IRQ_ROUTING_IRQCHIP;
-        r->entries[n].u.irqchip.irqchip = KVM_IRQCHIP_IOAPIC;
-        r->entries[n].u.irqchip.pin = i ? i : 2;
-        n++;
-    }
-    r->nr = n;
-    ok = ioctl(s->vm_fd, KVM_SET_GSI_ROUTING, r) == 0;
-    if (!ok) {
-        error_setg(errp, "KVM_SET_GSI_ROUTING failed: %s", strerror(errno));
-    }
-    g_free(r);
-    return ok;
-}
-
-static bool kvm_create_irqchip(KVMState *s, KernelIrqchip mode, bool pit,
-                               Error **errp)
-{
-    struct kvm_pit_config pit_config = { .flags = KVM_PIT_SPEAKER_DUMMY };
-
-    if (mode == KERNEL_IRQCHIP_OFF) {
-        return true;
-    }
-    if (mode == KERNEL_IRQCHIP_SPLIT) {
-        struct kvm_enable_cap cap = {
-            .cap = KVM_CAP_SPLIT_IRQCHIP,
-            .args[0] = 24,
-        };
-        if (ioctl(s->vm_fd, KVM_ENABLE_CAP, &cap) < 0) {
-            error_setg(errp, "Could not enable split irqchip mode: %s",
-                       strerror(errno));
-            return false;
-        }
-        kvm_irqchip_created(s->vm_fd, mode, false);
-        return true;
-    }
-    if (ioctl(s->vm_fd, KVM_CREATE_IRQCHIP, 0) < 0) {
-        error_setg(errp, "Create kernel irqchip failed: %s", strerror(errno));
-        return false;
-    }
-    if (!kvm_pc_setup_irq_routing(s, errp)) {
-        return false;
-    }
-    if (pit && ioctl(s->vm_fd, KVM_CREATE_PIT2, &pit_config) < 0) {
-        error_setg(errp, "Create kernel PIT failed: %s", strerror(errno));
-        return false;
-    }
-    kvm_irqchip_created(s->vm_fd, mode, pit);
-    return true;
-}
-
 bool kvm_init(MachineState *ms, Error **errp)
 {
     KVMState *s = g_new0(KVMState, 1);
@@ -365,7 +285,7 @@ bool kvm_init(MachineState *ms, Error **errp)
     if (!ms->host) {
         goto fail;
     }
-    if (!kvm_create_irqchip(s, ms->kernel_irqchip,
+    if (!kvm_irqchip_create(s->vm_fd, ms->kernel_irqchip,
                             ms->pit != ON_OFF_AUTO_OFF, errp)) {
         goto fail;
     }
@@ -742,54 +662,22 @@ static void vcpu_inject_external_nmi(KVMVCPU *v)
     }
 }
 
-/*
- * The userspace master PIC's INT (kernel-irqchip=off or split) goes to the
- * boot vCPU, as 7.2's pic_irq_request does: while it is high, KVM_INTERRUPT
- * with the PIC's acknowledged vector as soon as KVM says the vCPU can take
- * an external interrupt (IF set and, with KVM's LAPIC, LINT0 in ExtINT
- * mode), else an interrupt-window exit is asked for.
- */
-static int pic_intr_level;      /* atomic */
-
-void kvm_set_pic_intr(int level)
+/* kvm_set_pic_intr (kvm-irqchip.c): the boot vCPU leaves KVM_RUN or a halt */
+void kvm_vcpu_kick_bsp(void)
 {
     KVMVCPU *v;
 
-    __atomic_store_n(&pic_intr_level, level, __ATOMIC_RELEASE);
-    if (!level || !kvm_state || !kvm_state->vcpu_list ||
-        !kvm_state->vcpu_list->len) {
+    if (!kvm_state || !kvm_state->vcpu_list || !kvm_state->vcpu_list->len) {
         return;
     }
     pthread_mutex_lock(&vcpu_lock);
     v = g_ptr_array_index(kvm_state->vcpu_list, 0);
-    /* out of KVM_RUN (or a halt without KVM's LAPIC) to inject it */
     v->run->immediate_exit = 1;
     if (vcpus_started && !v->parked && !v->failed) {
         pthread_kill(v->thread, SIG_IPI);
     }
     pthread_cond_broadcast(&vcpu_cond);
     pthread_mutex_unlock(&vcpu_lock);
-}
-
-static void vcpu_inject_extint(KVMVCPU *v)
-{
-    struct kvm_run *run = v->run;
-    DeviceState *pic = i8259_master();
-    struct kvm_interrupt intr;
-
-    if (v->index != 0 || !pic || kvm_irqchip_in_kernel()) {
-        return;
-    }
-    if (__atomic_load_n(&pic_intr_level, __ATOMIC_ACQUIRE) &&
-        run->ready_for_interrupt_injection) {
-        intr.irq = pic_read_irq(pic);
-        if (ioctl(v->fd, KVM_INTERRUPT, &intr) < 0 && errno != EEXIST) {
-            error_report("KVM_INTERRUPT %u failed: %s", intr.irq,
-                         strerror(errno));
-        }
-    }
-    run->request_interrupt_window =
-        __atomic_load_n(&pic_intr_level, __ATOMIC_ACQUIRE) ? 1 : 0;
 }
 
 static void *vcpu_thread_fn(void *opaque)
@@ -814,7 +702,9 @@ static void *vcpu_thread_fn(void *opaque)
         if (__atomic_exchange_n(&v->nmi_pending, 0, __ATOMIC_ACQ_REL)) {
             vcpu_inject_external_nmi(v);
         }
-        vcpu_inject_extint(v);
+        if (v->index == 0) {
+            kvm_vcpu_inject_extint(v->fd, v->run);
+        }
         ret = ioctl(v->fd, KVM_RUN, 0);
         if (ret < 0) {
             if (errno == EINTR || errno == EAGAIN) {
@@ -841,8 +731,7 @@ static void *vcpu_thread_fn(void *opaque)
             /* Only without KVM's LAPIC: the PIC's INT wakes the BSP */
             pthread_mutex_lock(&vcpu_lock);
             while (vcpus_should_run &&
-                   !(v->index == 0 &&
-                     __atomic_load_n(&pic_intr_level, __ATOMIC_ACQUIRE))) {
+                   !(v->index == 0 && kvm_pic_intr_pending())) {
                 v->parked = true;
                 pthread_cond_broadcast(&vcpu_cond);
                 pthread_cond_wait(&vcpu_cond, &vcpu_lock);
