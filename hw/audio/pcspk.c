@@ -3,9 +3,9 @@
  * bit 0 the PIT channel 2 gate, bit 1 the speaker data enable, bit 4 a
  * refresh clock that toggles on every read, bit 5 channel 2's OUT.  Guests
  * time things with channel 2 through it (Linux's PIT calibration of the
- * TSC).  The PIT is the board's isa-pit (the link "pit", as 7.2's) or
- * KVM's; there is no sound.  Without either (pit=off) the gate is kept
- * here and OUT reads 1.
+ * TSC).  The PIT is the one its link "pit" names, as 7.2's: the board's
+ * isa-pit, or kvm-pit (read and set through KVM); there is no sound.
+ * Without a PIT (pit=off) the gate is kept here and OUT reads 1.
  */
 #include <glib.h>
 
@@ -23,7 +23,7 @@ typedef struct PCSpkState {
     bool data_on;
     bool gate;              /* without an in-kernel PIT */
     uint8_t refresh;        /* bit 4, toggled per read */
-    Object *pit;            /* the userspace PIT */
+    Object *pit;            /* link "pit": isa-pit or kvm-pit */
     MemoryRegion io;
     /* Properties, as QEMU's (audiodev and migrate: no sound, no migration) */
     uint32_t iobase;
@@ -40,7 +40,7 @@ static uint64_t pcspk_read(void *opaque, hwaddr addr, unsigned size)
     uint32_t v;
 
     g_mutex_lock(&s->lock);
-    if (s->pit) {
+    if (s->pit && object_dynamic_cast(s->pit, TYPE_I8254)) {
         PITChannelInfo ch;
 
         pit_get_channel_info(DEVICE(s->pit), 2, &ch);
@@ -63,7 +63,7 @@ static void pcspk_write(void *opaque, hwaddr addr, uint64_t value,
 
     g_mutex_lock(&s->lock);
     s->data_on = (value >> 1) & 1;
-    if (s->pit) {
+    if (s->pit && object_dynamic_cast(s->pit, TYPE_I8254)) {
         pit_set_gate(DEVICE(s->pit), 2, value & 1);
     } else if (!kvm_pit_ch2_set_gate(value & 1)) {
         s->gate = value & 1;

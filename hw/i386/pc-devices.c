@@ -31,7 +31,6 @@
 #include "hw/nvram/fw_cfg.h"
 #include "hw/sysbus.h"
 #include "hw/timer/hpet.h"
-#include "hw/timer/i8254.h"
 #include "sysemu/device.h"
 #include "sysemu/kvm.h"
 
@@ -239,7 +238,7 @@ bool pc_devices_create(MachineState *ms, Error **errp)
     }
 
     dev = isa_new(TYPE_PC_SPEAKER);
-    if (pit && object_dynamic_cast(OBJECT(pit), TYPE_I8254)) {
+    if (pit) {
         pcspk_set_pit(DEVICE(dev), pit);
     }
     if (!isa_realize_and_unref(dev, isa, errp)) {

@@ -461,9 +461,24 @@ static void pic_class_init(ObjectClass *oc, void *data)
     dc->user_creatable = false;
 }
 
+static void pic_common_class_init(ObjectClass *oc, void *data)
+{
+    /* the board wires the cascade and the inputs */
+    DEVICE_CLASS(oc)->user_creatable = false;
+}
+
+/* 7.2's abstract parent of isa-i8259 and kvm-i8259 */
+static const TypeInfo pic_common_info = {
+    .name = TYPE_PIC_COMMON,
+    .parent = TYPE_ISA_DEVICE,
+    .instance_size = sizeof(ISADevice),
+    .class_init = pic_common_class_init,
+    .abstract = true,
+};
+
 static const TypeInfo pic_info = {
     .name = TYPE_I8259,
-    .parent = TYPE_ISA_DEVICE,
+    .parent = TYPE_PIC_COMMON,
     .instance_size = sizeof(PICState),
     .instance_finalize = pic_instance_finalize,
     .class_init = pic_class_init,
@@ -471,6 +486,7 @@ static const TypeInfo pic_info = {
 
 static void pic_register_types(void)
 {
+    type_register_static(&pic_common_info);
     type_register_static(&pic_info);
 }
 type_init(pic_register_types)

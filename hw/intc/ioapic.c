@@ -455,15 +455,24 @@ static void ioapic_class_init(ObjectClass *oc, void *data)
     dc->user_creatable = false;
 }
 
+/* 7.2's abstract parent of ioapic and kvm-ioapic */
+static const TypeInfo ioapic_common_info = {
+    .name = TYPE_IOAPIC_COMMON,
+    .parent = TYPE_SYS_BUS_DEVICE,
+    .instance_size = sizeof(SysBusDevice),
+    .abstract = true,
+};
+
 static const TypeInfo ioapic_info = {
     .name = TYPE_IOAPIC,
-    .parent = TYPE_SYS_BUS_DEVICE,
+    .parent = TYPE_IOAPIC_COMMON,
     .instance_size = sizeof(IOAPICState),
     .class_init = ioapic_class_init,
 };
 
 static void ioapic_register_types(void)
 {
+    type_register_static(&ioapic_common_info);
     type_register_static(&ioapic_info);
 }
 type_init(ioapic_register_types)

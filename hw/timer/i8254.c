@@ -517,9 +517,23 @@ static void pit_class_init(ObjectClass *oc, void *data)
     dc->user_creatable = false;
 }
 
+static void pit_common_class_init(ObjectClass *oc, void *data)
+{
+    DEVICE_CLASS(oc)->user_creatable = false;
+}
+
+/* 7.2's abstract parent of isa-pit and kvm-pit */
+static const TypeInfo pit_common_info = {
+    .name = TYPE_PIT_COMMON,
+    .parent = TYPE_ISA_DEVICE,
+    .instance_size = sizeof(ISADevice),
+    .class_init = pit_common_class_init,
+    .abstract = true,
+};
+
 static const TypeInfo pit_info = {
     .name = TYPE_I8254,
-    .parent = TYPE_ISA_DEVICE,
+    .parent = TYPE_PIT_COMMON,
     .instance_size = sizeof(PITState),
     .instance_init = pit_instance_init,
     .instance_finalize = pit_instance_finalize,
@@ -528,6 +542,7 @@ static const TypeInfo pit_info = {
 
 static void pit_register_types(void)
 {
+    type_register_static(&pit_common_info);
     type_register_static(&pit_info);
 }
 type_init(pit_register_types)

@@ -48,7 +48,7 @@ SHARED_TYPES = ["isa-serial", "mc146818rtc", "i8042", "port92", "isa-pcspk",
 # direct-boot path
 KNOWN_REGIONS = {"ich9-pm", "piix4-pm", "acpi-evt", "acpi-cnt", "acpi-tmr"}
 # Lines of shared devices this tree does not have (no PS/2 devices as
-# objects of their own, no PIT device for the speaker to link to)
+# objects of their own)
 KNOWN_QTREE = {
     "i8042": {'gpio-in "ps2-mouse-input-irq" 1',
               'gpio-in "ps2-kbd-input-irq" 1'},
@@ -56,7 +56,6 @@ KNOWN_QTREE = {
 KNOWN_PROPS = {
     "i8042": {"ps2kbd", "ps2mouse", "ps2-kbd-input-irq[0]",
               "ps2-mouse-input-irq[0]"},
-    "isa-pcspk": {"pit"},
     # PIIX4_PM has no GPE or hotplug blocks (nor their properties)
     "PIIX4_PM": {"acpi-cpu-hotplug[0]", "acpi-gpe0[0]", "acpi-pci-hotplug[0]",
                  "acpi-pcihp-io-base", "acpi-pcihp-io-len",

@@ -8,7 +8,7 @@
 
 #define TYPE_PC_SPEAKER "isa-pcspk"
 
-/* Channel 2 of the board's isa-pit drives it (before realize) */
+/* The board's PIT (isa-pit or kvm-pit), whose channel 2 it drives */
 void pcspk_set_pit(DeviceState *dev, DeviceState *pit);
 
 #endif

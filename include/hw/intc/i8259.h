@@ -8,6 +8,7 @@
 
 #include "hw/isa/isa.h"
 
+#define TYPE_PIC_COMMON "pic-common"   /* abstract: isa- and kvm-i8259 */
 #define TYPE_I8259 "isa-i8259"
 
 /*

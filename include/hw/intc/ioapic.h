@@ -9,6 +9,7 @@
 
 #include "hw/sysbus.h"
 
+#define TYPE_IOAPIC_COMMON "ioapic-common" /* abstract: ioapic, kvm-ioapic */
 #define TYPE_IOAPIC "ioapic"
 #define IOAPIC_NUM_PINS 24
 #define IOAPIC_DEFAULT_BASE 0xfec00000ULL

@@ -8,6 +8,7 @@
 
 #include "hw/isa/isa.h"
 
+#define TYPE_PIT_COMMON "pit-common"   /* abstract: isa-pit and kvm-pit */
 #define TYPE_I8254 "isa-pit"
 #define PIT_FREQ 1193182
 
