@@ -923,6 +923,7 @@ static Chardev *chr_new(const char *id, QemuOpts *opts, Error **errp)
         if (chr->logfd >= 0) {
             qemu_close(chr->logfd);
         }
+        g_rec_mutex_clear(&chr->lock);
         g_free(chr->id);
         object_unref(OBJECT(chr));
         return NULL;

@@ -138,6 +138,21 @@ ObjectClass *object_class_dynamic_cast(ObjectClass *oc, const char *typename)
     return NULL;
 }
 
+/* Whether ti is implements or a subtype, from the names alone */
+static bool type_is_a(TypeImpl *ti, const char *implements)
+{
+    for (; ti; ti = type_get_by_name(ti->info->parent)) {
+        if (!strcmp(ti->info->name, implements)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Only the classes asked for are initialized (a machine lookup at start-up
+ * need not run every CPU model's class_init)
+ */
 GSList *object_class_get_list(const char *implements, bool include_abstract)
 {
     GHashTableIter it;
@@ -147,13 +162,14 @@ GSList *object_class_get_list(const char *implements, bool include_abstract)
     g_hash_table_iter_init(&it, type_table_get());
     while (g_hash_table_iter_next(&it, &key, &value)) {
         TypeImpl *ti = value;
-        type_initialize(ti);
+
         if (!include_abstract && ti->info->abstract) {
             continue;
         }
-        if (implements && !object_class_dynamic_cast(ti->class, implements)) {
+        if (implements && !type_is_a(ti, implements)) {
             continue;
         }
+        type_initialize(ti);
         list = g_slist_prepend(list, ti->class);
     }
     return list;
@@ -321,7 +337,9 @@ void object_property_del(Object *obj, const char *name)
         ObjectProperty *prop = g_ptr_array_index(obj->dynamic_props, i);
 
         if (!strcmp(prop->name, name)) {
-            g_hash_table_remove(obj->user_set, prop->name);
+            if (obj->user_set) {
+                g_hash_table_remove(obj->user_set, prop->name);
+            }
             g_ptr_array_remove_index(obj->dynamic_props, i);
             property_free(prop);
             return;
@@ -436,15 +454,28 @@ bool object_property_set(Object *obj, const char *name, JsonNode *value,
     if (!prop->set(obj, prop, value, errp)) {
         return false;
     }
+    if (!obj->user_set) {
+        /* made on the first write: most objects never have one */
+        obj->user_set = g_hash_table_new(g_str_hash, g_str_equal);
+    }
     g_hash_table_add(obj->user_set, prop->name);
     return true;
+}
+
+void object_forget_user_set(Object *obj)
+{
+    if (obj->user_set) {
+        g_hash_table_destroy(obj->user_set);
+        obj->user_set = NULL;
+    }
 }
 
 bool object_property_is_user_set(Object *obj, const char *name)
 {
     ObjectProperty *prop = object_property_find(obj, name);
 
-    return prop && g_hash_table_contains(obj->user_set, prop->name);
+    return prop && obj->user_set &&
+           g_hash_table_contains(obj->user_set, prop->name);
 }
 
 bool object_property_parse(Object *obj, const char *name, const char *str,
@@ -611,7 +642,6 @@ static void object_init_instance(Object *obj, ObjectClass *oc)
     obj->klass = oc;
     obj->ref = 1;
     obj->children = g_ptr_array_new();
-    obj->user_set = g_hash_table_new(g_str_hash, g_str_equal);
     object_apply_defaults(obj, oc);
     object_init_rec(obj, ti);
     for (p = ti; p; p = p->parent_type) {
@@ -620,7 +650,7 @@ static void object_init_instance(Object *obj, ObjectClass *oc)
         }
     }
     /* Only writes after creation count as "set by the user". */
-    g_hash_table_remove_all(obj->user_set);
+    object_forget_user_set(obj);
 }
 
 Object *object_new_with_class(ObjectClass *oc)
@@ -703,7 +733,13 @@ void object_unref(Object *obj)
         g_ptr_array_free(obj->dynamic_props, TRUE);
     }
     g_ptr_array_free(obj->children, TRUE);
-    g_hash_table_destroy(obj->user_set);
+    if (obj->child_names) {
+        g_hash_table_destroy(obj->child_names);
+        g_hash_table_destroy(obj->next_index);
+    }
+    if (obj->user_set) {
+        g_hash_table_destroy(obj->user_set);
+    }
     g_free(obj->name);
     if (!obj->embedded) {
         g_free(obj);
@@ -784,12 +820,20 @@ const char *object_property_add_child(Object *parent, const char *name,
                                       Object *child)
 {
     g_assert(!child->parent);
+    if (!parent->child_names) {
+        /* most objects (memory regions) never have children */
+        parent->child_names = g_hash_table_new(g_str_hash, g_str_equal);
+        parent->next_index = g_hash_table_new_full(g_str_hash, g_str_equal,
+                                                   g_free, NULL);
+    }
     if (g_str_has_suffix(name, "[*]")) {
-        size_t base = strlen(name) - 3;
-        unsigned i;
+        /* The first free index: none below the last one taken is */
+        char *base = g_strndup(name, strlen(name) - 3);
+        unsigned i = GPOINTER_TO_UINT(g_hash_table_lookup(parent->next_index,
+                                                          base));
 
-        for (i = 0;; i++) {
-            char *n = g_strdup_printf("%.*s[%u]", (int)base, name, i);
+        for (;; i++) {
+            char *n = g_strdup_printf("%s[%u]", base, i);
 
             if (!object_resolve_path_component(parent, n)) {
                 child->name = n;
@@ -797,6 +841,7 @@ const char *object_property_add_child(Object *parent, const char *name,
             }
             g_free(n);
         }
+        g_hash_table_insert(parent->next_index, base, GUINT_TO_POINTER(i + 1));
     } else {
         g_assert(!object_resolve_path_component(parent, name));
         child->name = g_strdup(name);
@@ -804,6 +849,7 @@ const char *object_property_add_child(Object *parent, const char *name,
     child->parent = parent;
     object_ref(child);
     g_ptr_array_add(parent->children, child);
+    g_hash_table_insert(parent->child_names, child->name, child);
     return child->name;
 }
 
@@ -815,21 +861,17 @@ void object_unparent(Object *obj)
         return;
     }
     g_ptr_array_remove(parent->children, obj);
+    g_hash_table_remove(parent->child_names, obj->name);   /* it has one */
+    /* a "[*]" name may be free again below the hints */
+    g_hash_table_remove_all(parent->next_index);
     obj->parent = NULL;
     object_unref(obj);
 }
 
 Object *object_resolve_path_component(Object *parent, const char *name)
 {
-    guint i;
-
-    for (i = 0; i < parent->children->len; i++) {
-        Object *c = g_ptr_array_index(parent->children, i);
-        if (!strcmp(c->name, name)) {
-            return c;
-        }
-    }
-    return NULL;
+    return parent->child_names ? g_hash_table_lookup(parent->child_names, name)
+                               : NULL;
 }
 
 Object *object_resolve_path(const char *path)

@@ -59,8 +59,12 @@ static void readconfig_append(GString *arg, const char *key,
 static void readconfig_apply(const char *group, GString *arg,
                              const char *file, int key_line)
 {
-    char *loc = key_line ? g_strdup_printf("%s:%d", file, key_line) : NULL;
+    /* held here, not on the stack: an error in this group ends the process */
+    static char *loc;
     Error *err = NULL;
+
+    g_free(loc);
+    loc = key_line ? g_strdup_printf("%s:%d", file, key_line) : NULL;
     size_t i;
 
     for (i = 0; i < G_N_ELEMENTS(readconfig_groups) &&
@@ -83,7 +87,7 @@ static void readconfig_apply(const char *group, GString *arg,
     }
     vl_run_option_at(readconfig_groups[i].option, arg->str, loc);
     g_string_free(arg, TRUE);
-    g_free(loc);
+    g_clear_pointer(&loc, g_free);
 }
 
 typedef struct ReadConfig {

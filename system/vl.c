@@ -463,10 +463,19 @@ static void qemu_build_machine(void)
     if (!numa_finish_cpu_init(ms, &err)) {
         exit_with(err);
     }
-    /* Build phases: board, then -device in command-line order, as QEMU */
+    /*
+     * Build phases: board, then -device in command-line order, as QEMU.
+     * The board in one memory transaction: the address spaces (and KVM's
+     * memory slots) are rendered once for it, not at every region; what
+     * comes after reads guest memory (the ACPI tables)
+     */
+    memory_region_transaction_begin();
     if ((mc->init && !mc->init(ms, &err)) ||
-        (!mc->init && ms->cpu_opts && !machine_create_cpus(ms, &err)) ||
-        !qemu_create_cli_devices(&err) || (mc->done && !mc->done(ms, &err))) {
+        (!mc->init && ms->cpu_opts && !machine_create_cpus(ms, &err))) {
+        exit_with(err);
+    }
+    memory_region_transaction_commit();
+    if (!qemu_create_cli_devices(&err) || (mc->done && !mc->done(ms, &err))) {
         exit_with(err);
     }
     qemu_devices_reset();

@@ -32,6 +32,12 @@ static const GlobalProperty hw_compat_6_0[] = {
     { "i8042", "extended-state", "false" },
 };
 
+/* The PM devices' SMI handling before 6.0 */
+static const GlobalProperty hw_compat_5_2[] = {
+    { "ICH9-LPC", "smm-compat", "on" },
+    { "PIIX4_PM", "smm-compat", "on" },
+};
+
 static const GlobalProperty hw_compat_5_1[] = {
     { "pvpanic", "events", "1" },
 };
@@ -47,6 +53,11 @@ static const GlobalProperty hw_compat_5_0[] = {
 };
 
 /* Root ports: 2.5 GT/s x1 links and no ACS before 4.0 */
+/* fw_cfg's ACPI regions were not resized on reset before 5.0 */
+static const GlobalProperty hw_compat_4_2[] = {
+    { "fw_cfg", "acpi-mr-restore", "false" },
+};
+
 static const GlobalProperty hw_compat_3_1[] = {
     { "pcie-root-port", "x-speed", "2_5" },
     { "pcie-root-port", "x-width", "1" },
@@ -69,8 +80,16 @@ static const GlobalProperty hw_compat_2_9[] = {
 };
 
 static const GlobalProperty hw_compat_2_8[] = {
+    { "fw_cfg_mem", "x-file-slots", "0x10" },
+    { "fw_cfg_io", "x-file-slots", "0x10" },
     { "pci-bridge", "shpc", "on" },
     { "pci-device", "x-pcie-extcap-init", "off" },
+};
+
+/* fw_cfg's DMA interface came with 2.5 */
+static const GlobalProperty hw_compat_2_4[] = {
+    { "fw_cfg_mem", "dma_enabled", "off" },
+    { "fw_cfg_io", "dma_enabled", "off" },
 };
 
 static const GlobalProperty hw_compat_2_3[] = {
@@ -83,15 +102,15 @@ static const GlobalProperty hw_compat_2_3[] = {
 static const HWCompat hw_compat_arrays[] = {
     HW_NO_COMPAT("8.0"), HW_NO_COMPAT("7.2"), HW_NO_COMPAT("7.1"),
     HW_NO_COMPAT("7.0"), HW_COMPAT("6.2", hw_compat_6_2), HW_NO_COMPAT("6.1"),
-    HW_COMPAT("6.0", hw_compat_6_0), HW_NO_COMPAT("5.2"),
+    HW_COMPAT("6.0", hw_compat_6_0), HW_COMPAT("5.2", hw_compat_5_2),
     HW_COMPAT("5.1", hw_compat_5_1), HW_COMPAT("5.0", hw_compat_5_0),
-    HW_NO_COMPAT("4.2"), HW_NO_COMPAT("4.1"), HW_NO_COMPAT("4.0"),
+    HW_COMPAT("4.2", hw_compat_4_2), HW_NO_COMPAT("4.1"), HW_NO_COMPAT("4.0"),
     HW_COMPAT("3.1", hw_compat_3_1), HW_NO_COMPAT("3.0"),
     HW_NO_COMPAT("2.12"), HW_COMPAT("2.11", hw_compat_2_11),
     HW_NO_COMPAT("2.10"), HW_COMPAT("2.9", hw_compat_2_9),
     HW_COMPAT("2.8", hw_compat_2_8), HW_NO_COMPAT("2.7"),
-    HW_NO_COMPAT("2.6"), HW_COMPAT("2.5", hw_compat_2_5), HW_NO_COMPAT("2.4"),
-    HW_COMPAT("2.3", hw_compat_2_3),
+    HW_NO_COMPAT("2.6"), HW_COMPAT("2.5", hw_compat_2_5),
+    HW_COMPAT("2.4", hw_compat_2_4), HW_COMPAT("2.3", hw_compat_2_3),
     HW_NO_COMPAT("2.2"), HW_NO_COMPAT("2.1"), HW_NO_COMPAT("2.0"),
     HW_NO_COMPAT("1.7"), HW_NO_COMPAT("1.6"), HW_NO_COMPAT("1.5"),
     HW_NO_COMPAT("1.4"),
@@ -224,15 +243,59 @@ static void machine_register_types(void)
 }
 type_init(machine_register_types)
 
+static GPtrArray *newest_types;  /* char*: each family's newest type */
+
+void machine_register_newest(const char *type)
+{
+    if (!newest_types) {
+        newest_types = g_ptr_array_new();
+    }
+    g_ptr_array_add(newest_types, (gpointer)type);
+}
+
+static bool machine_class_is(MachineClass *mc, const char *name)
+{
+    return !strcmp(mc->name, name) || (mc->alias && !strcmp(mc->alias, name));
+}
+
+/* A usable machine class of TYPE name, or NULL */
+static MachineClass *machine_class_of_type(const char *type)
+{
+    ObjectClass *oc = object_class_by_name(type);
+
+    if (!oc || object_class_is_abstract(oc) ||
+        !object_class_dynamic_cast(oc, TYPE_MACHINE)) {
+        return NULL;
+    }
+    return MACHINE_CLASS(oc);
+}
+
+/*
+ * The type of that name, then the families' newest types (aliases), and
+ * only then every machine class
+ */
 MachineClass *machine_find_class(const char *name)
 {
-    GSList *list = object_class_get_list(TYPE_MACHINE, false), *l;
-    MachineClass *found = NULL;
+    char *type = g_strconcat(name, TYPE_MACHINE_SUFFIX, NULL);
+    MachineClass *found = machine_class_of_type(type);
+    GSList *list, *l;
+    guint i;
 
+    g_free(type);
+    if (found && machine_class_is(found, name)) {
+        return found;
+    }
+    for (i = 0; newest_types && i < newest_types->len; i++) {
+        found = machine_class_of_type(g_ptr_array_index(newest_types, i));
+        if (found && machine_class_is(found, name)) {
+            return found;
+        }
+    }
+    found = NULL;
+    list = object_class_get_list(TYPE_MACHINE, false);
     for (l = list; l; l = l->next) {
-        MachineClass *mc = MACHINE_CLASS(l->data);
-        if (!strcmp(mc->name, name) || (mc->alias && !strcmp(mc->alias, name))) {
-            found = mc;
+        if (machine_class_is(MACHINE_CLASS(l->data), name)) {
+            found = l->data;
             break;
         }
     }
@@ -242,9 +305,18 @@ MachineClass *machine_find_class(const char *name)
 
 MachineClass *machine_get_default_class(void)
 {
-    GSList *list = object_class_get_list(TYPE_MACHINE, false), *l;
+    GSList *list, *l;
     MachineClass *found = NULL;
+    guint i;
 
+    for (i = 0; newest_types && i < newest_types->len; i++) {
+        found = machine_class_of_type(g_ptr_array_index(newest_types, i));
+        if (found && found->is_default) {
+            return found;
+        }
+    }
+    found = NULL;
+    list = object_class_get_list(TYPE_MACHINE, false);
     for (l = list; l; l = l->next) {
         if (MACHINE_CLASS(l->data)->is_default) {
             found = l->data;

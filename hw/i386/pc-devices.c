@@ -321,6 +321,15 @@ bool pc_devices_create(MachineState *ms, Error **errp)
  * the PM block at ACPI_PM_BASE, decoding.  Firmware does this itself once
  * this tree runs it by default (issue 13).
  */
+void pc_devices_machine_ready(void)
+{
+    PCIDevice *pm = board_pm_function;
+
+    if (pm && pm->devfn == PCI_DEVFN(ICH9_LPC_DEV, ICH9_LPC_FUNC)) {
+        ich9_lpc_machine_ready(pm);
+    }
+}
+
 #define PAM_I440FX 0x59
 #define PAM_MCH 0x90
 #define PAM_ALL_RAM 0x33

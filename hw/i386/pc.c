@@ -68,13 +68,15 @@ static const GlobalProperty pc_compat_6_0[] = {
     { ALL_CPUS, "x-vendor-cpuid-only", "off" },
     /* PCIe ports' native hot-plug again (docs/devices.md, "Bridges") */
     { "ICH9-LPC", "acpi-pci-hotplug-with-bridge-support", "off" },
+    { "ICH9-LPC", "x-keep-pci-slot-hpc", "true" },
 };
 
 static const GlobalProperty pc_compat_5_2[] = {
-    { "PIIX4_PM", "smm-compat", "on" },
+    { "ICH9-LPC", "x-smi-cpu-hotunplug", "off" },
 };
 
 static const GlobalProperty pc_compat_5_1[] = {
+    { "ICH9-LPC", "x-smi-cpu-hotplug", "off" },
     { ALL_CPUS, "kvm-msi-ext-dest-id", "off" },
 };
 
@@ -135,6 +137,8 @@ static const GlobalProperty pc_compat_2_9[] = {
 
 static const GlobalProperty pc_compat_2_8[] = {
     { ALL_CPUS, "tcg-cpuid", "off" },
+    { "kvmclock", "x-mach-use-reliable-get-clock", "off" },
+    { "ICH9-LPC", "x-smi-broadcast", "off" },
     { ALL_CPUS, "vmware-cpuid-freq", "false" },
     { CPU("Haswell"), "stepping", "1" },
 };
@@ -226,6 +230,7 @@ static const GlobalProperty pc_compat_2_1[] = {
 static const GlobalProperty pc_compat_2_0[] = {
     PC_CPU_MODEL_IDS("2.0.0")
     { "PIIX4_PM", "memory-hotplug-support", "off" },
+    { "ICH9-LPC", "memory-hotplug-support", "off" },
 };
 
 static const GlobalProperty pc_compat_1_7[] = {
@@ -585,6 +590,9 @@ void pc_register_machine_versions(const char *family,
         ti->class_init = pc_version_class_init;
         ti->class_data = d;
         type_register_static(ti);
+        if (i == 0) {
+            machine_register_newest(ti->name);
+        }
     }
 }
 
@@ -744,6 +752,7 @@ bool pc_machine_done(MachineState *ms, Error **errp)
     if (!pc_fw_cfg_machine_done(ms, errp)) {
         return false;
     }
+    pc_devices_machine_ready();
     if (!acpi_enabled(ms) || qemu_bios_name || !ms->kernel_filename ||
         !kvm_enabled()) {
         return true;

@@ -38,6 +38,12 @@ static void pc_q35_4_0_options(MachineClass *mc)
     mc->default_kernel_irqchip_split = true;
 }
 
+/* Only 4.0 itself has the split irqchip: 3.1 and older are back to "on" */
+static void pc_q35_3_1_options(MachineClass *mc)
+{
+    mc->default_kernel_irqchip_split = false;
+}
+
 static void pc_q35_2_7_options(MachineClass *mc)
 {
     mc->max_cpus = 255;
@@ -59,7 +65,7 @@ static const PCMachineVersion pc_q35_versions[] = {
     { "4.1", "4.1", NULL },
     { "4.0.1", "4.0", pc_q35_4_0_1_options },
     { "4.0", NULL, pc_q35_4_0_options },
-    { "3.1", "3.1", NULL },
+    { "3.1", "3.1", pc_q35_3_1_options },
     { "3.0", "3.0", NULL },
     { "2.12", "2.12", NULL },
     { "2.11", "2.11", NULL },

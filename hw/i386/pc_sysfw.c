@@ -17,8 +17,12 @@
  * segments to RAM as firmware that shadowed itself would
  * (pc_chipset_init_as_firmware).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib.h>
 
@@ -42,9 +46,10 @@ bool pc_system_firmware_init(MachineState *ms, MemoryRegion *rom_memory,
 {
     const char *name = qemu_bios_name;
     g_autofree char *path = NULL;
-    g_autofree char *data = NULL;
-    gsize size = 0;
-    uint64_t isa_size;
+    struct stat st;
+    uint64_t size, isa_size;
+    uint8_t *rom;
+    int fd = -1;
 
     if (!name) {
         name = MACHINE_GET_CLASS(ms)->default_firmware;
@@ -53,17 +58,39 @@ bool pc_system_firmware_init(MachineState *ms, MemoryRegion *rom_memory,
         return true;
     }
     path = qemu_find_file(name);
-    if (!path || !g_file_test(path, G_FILE_TEST_IS_REGULAR) ||
-        !g_file_get_contents(path, &data, &size, NULL) || !size ||
-        size % 65536 || size > 0x40000000) {
+    if (path) {
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+    }
+    if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+        !st.st_size || st.st_size % 65536 || st.st_size > 0x40000000) {
         bios_error(name);
     }
+    size = st.st_size;
     memory_region_transaction_begin();
     if (!memory_region_init_rom(&bios_mr, NULL, "pc.bios", size, errp)) {
         memory_region_transaction_commit();
+        close(fd);
         return false;
     }
-    memcpy(memory_region_get_ram_ptr(&bios_mr), data, size);
+    /*
+     * The file's pages, copied on write, over the ROM's own mapping: only
+     * what the guest reads becomes resident (a -kernel boot reads none)
+     */
+    rom = memory_region_get_ram_ptr(&bios_mr);
+    if (mmap(rom, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd,
+             0) == MAP_FAILED) {
+        uint64_t done = 0;
+
+        while (done < size) {
+            ssize_t n = pread(fd, rom + done, size - done, done);
+
+            if (n <= 0) {
+                bios_error(name);
+            }
+            done += n;
+        }
+    }
+    close(fd);
     memory_region_add_subregion(rom_memory, (uint32_t)-size, &bios_mr);
     isa_size = MIN(size, ISA_BIOS_MAX);
     memory_region_init_alias(&isa_bios_mr, NULL, "isa-bios", &bios_mr,

@@ -212,8 +212,13 @@ static void ich9_lpc_reset(DeviceState *dev)
 
     DEVICE_CLASS(object_class_get_parent(OBJECT_GET_CLASS(dev)))->reset(dev);
     pci_lock();
-    memset(d->config + PCI_CONFIG_HEADER_SIZE, 0,
-           d->config_size - PCI_CONFIG_HEADER_SIZE);
+    /*
+     * The registers 7.2 resets; the rest of the device-specific space
+     * (writable, as on every 7.2 device) keeps what was written, and
+     * LPC_EN what the machine-ready hook set
+     */
+    pci_set_byte(d->config + ICH9_LPC_ACPI_CTRL, 0);
+    pci_set_long(d->config + ICH9_LPC_RCBA, 0);
     pci_set_long(d->config + ICH9_LPC_PMBASE, 0x01);  /* I/O space */
     pci_set_long(d->config + ICH9_LPC_PIRQA_ROUT, 0x80808080);
     pci_set_long(d->config + ICH9_LPC_PIRQE_ROUT, 0x80808080);
@@ -235,6 +240,29 @@ void ich9_lpc_set_smm_enabled(PCIDevice *lpc, bool on)
 
     s->block.pm.acpi_only = !s->smm_compat && !on;
     s->smm_enabled = on;
+}
+
+/* Whether a region other than the I/O space's own answers at port */
+static bool ich9_lpc_io_present(uint16_t port)
+{
+    FlatView *fv = address_space_get_flatview(&address_space_io);
+    const FlatRange *fr = flatview_lookup(fv, port);
+    bool present = fr && fr->mr != get_system_io();
+
+    flatview_unref(fv);
+    return present;
+}
+
+void ich9_lpc_machine_ready(PCIDevice *lpc)
+{
+    static const uint16_t ports[] = { 0x3f8, 0x2f8, 0x378, 0x3f2 };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(ports); i++) {
+        if (ich9_lpc_io_present(ports[i])) {
+            lpc->config[ICH9_LPC_EN] |= 1u << i;
+        }
+    }
 }
 
 /* Realize ---------------------------------------------------------------- */

@@ -502,10 +502,15 @@ static bool fw_cfg_io_realize(DeviceState *dev, Error **errp)
 
 /* Property table --------------------------------------------------------- */
 
+/* QEMU 7.2's split: acpi-mr-restore is the abstract fw_cfg's */
+static Property fw_cfg_properties[] = {
+    DEFINE_PROP_BOOL("acpi-mr-restore", FWCfgState, acpi_mr_restore, true),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
 static Property fw_cfg_io_properties[] = {
     DEFINE_PROP_BOOL("dma_enabled", FWCfgState, dma_enabled, true),
     DEFINE_PROP_UINT16("x-file-slots", FWCfgState, file_slots, 0x20),
-    DEFINE_PROP_BOOL("acpi-mr-restore", FWCfgState, acpi_mr_restore, true),
     DEFINE_PROP_END_OF_LIST(),
 };
 
@@ -530,26 +535,37 @@ FWCfgState *fw_cfg_init_io_dma(uint32_t iobase, uint32_t dma_iobase,
     return s;
 }
 
+static void fw_cfg_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+
+    dc->reset = fw_cfg_reset;
+    device_class_set_props(dc, fw_cfg_properties);
+}
+
 static void fw_cfg_io_class_init(ObjectClass *oc, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(oc);
 
     dc->realize = fw_cfg_io_realize;
-    dc->reset = fw_cfg_reset;
     device_class_set_props(dc, fw_cfg_io_properties);
     dc->categories = 1u << DEVICE_CATEGORY_MISC;
 }
 
-static const TypeInfo fw_cfg_io_info = {
-    .name = TYPE_FW_CFG_IO,
-    .parent = TYPE_SYS_BUS_DEVICE,
-    .instance_size = sizeof(FWCfgState),
-    .instance_init = fw_cfg_io_init,
-    .class_init = fw_cfg_io_class_init,
+static const TypeInfo fw_cfg_types[] = {
+    { .name = TYPE_FW_CFG, .parent = TYPE_SYS_BUS_DEVICE,
+      .abstract = true, .instance_size = sizeof(FWCfgState),
+      .class_init = fw_cfg_class_init },
+    { .name = TYPE_FW_CFG_IO, .parent = TYPE_FW_CFG,
+      .instance_init = fw_cfg_io_init, .class_init = fw_cfg_io_class_init },
 };
 
 static void fw_cfg_register_types(void)
 {
-    type_register_static(&fw_cfg_io_info);
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(fw_cfg_types); i++) {
+        type_register_static(&fw_cfg_types[i]);
+    }
 }
 type_init(fw_cfg_register_types)

@@ -53,8 +53,8 @@ static const PCHostFunctionInfo host_functions[] = {
     },
     [PC_HOST_Q35_MCH] = {
         .type = TYPE_MCH_PCI_DEVICE, .device = 0x29c0, .revision = 0x00,
-        .regs = { { 0x50, 2, 0x0010 },              /* GGC */
-                  /* PCIEXBAR: 0xb0000000, 256 MiB, disabled until firmware */
+        /* 0x50, QEMU's extended TSEG size, comes from ext_tseg_mbytes */
+        .regs = { /* PCIEXBAR: 0xb0000000, 256 MiB, disabled until firmware */
                   { 0x60, 4, 0xb0000000 }, { 0x64, 4, 0 },
                   { 0x9c, 1, 0 },                   /* F_SMBASE */
                   { 0x9d, 1, 0x02 }, { 0x9e, 1, 0x38 } }, /* SMRAM, ESMRAMC */
@@ -297,6 +297,13 @@ static void mch_update_pciexbar(PCHostFunctionState *f)
  */
 #define I440FX_PAM 0x59
 #define I440FX_SMRAM 0x72
+/*
+ * QEMU's own register (no Intel one is there): the TSEG size in MiB when
+ * ESMRAMC selects the extended TSEG; firmware writes the query value and
+ * reads the size back
+ */
+#define MCH_EXT_TSEG_MBYTES 0x50
+#define MCH_EXT_TSEG_MBYTES_QUERY 0xffff
 #define MCH_PAM 0x90
 #define MCH_F_SMBASE 0x9c
 #define MCH_SMRAM 0x9d
@@ -526,6 +533,13 @@ static void pc_host_function_write_config(PCIDevice *d, uint32_t addr,
         pc_range_touches(addr, len, MCH_F_SMBASE, MCH_F_SMBASE + 1)) {
         mch_write_f_smbase(f, val >> (8 * (MCH_F_SMBASE - addr)));
     }
+    if (mch && f->ext_tseg_mbytes > 0 &&
+        pc_range_touches(addr, len, MCH_EXT_TSEG_MBYTES,
+                         MCH_EXT_TSEG_MBYTES + 2) &&
+        pci_get_word(d->config + MCH_EXT_TSEG_MBYTES) ==
+            MCH_EXT_TSEG_MBYTES_QUERY) {
+        pci_set_word(d->config + MCH_EXT_TSEG_MBYTES, f->ext_tseg_mbytes);
+    }
     if (mch && pc_range_touches(addr, len, MCH_PCIEXBAR, MCH_PCIEXBAR + 8)) {
         mch_update_pciexbar(f);
     }
@@ -554,6 +568,11 @@ static void pc_host_function_reset(DeviceState *dev)
     pci_lock();
     if (host_functions[f->kind].regs_at_reset) {
         pc_host_load_regs(f);
+    }
+    /* 7.2: the query value, answered at once; left alone without one */
+    if (f->kind == PC_HOST_Q35_MCH && f->ext_tseg_mbytes > 0) {
+        pci_set_word(f->parent_obj.config + MCH_EXT_TSEG_MBYTES,
+                     f->ext_tseg_mbytes);
     }
     if (f->kind == PC_HOST_Q35_MCH) {
         mch_update_pciexbar(f);

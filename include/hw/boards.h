@@ -159,6 +159,13 @@ typedef void MachineOptionsFunc(MachineClass *mc);
 void machine_register_type(const char *name, const char *parent,
                            MachineOptionsFunc *options);
 
+/*
+ * The newest type of a family (its TYPE name): the one that may carry the
+ * family's alias and be the default, so looking those up need not set up
+ * every machine class
+ */
+void machine_register_newest(const char *type);
+
 /* "q35" -> pc-q35-8.1's class; NULL if unknown. */
 MachineClass *machine_find_class(const char *name);
 MachineClass *machine_get_default_class(void);

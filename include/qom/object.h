@@ -56,7 +56,10 @@ struct Object {
     Object *parent;
     char *name;               /* name in the parent, NULL for a root */
     GPtrArray *children;      /* Object*, in insertion order */
-    GHashTable *user_set;     /* property names written after creation */
+    GHashTable *child_names;  /* name -> Object*: the same children */
+    GHashTable *next_index;   /* "base" -> first index "base[*]" may try */
+    GHashTable *user_set;     /* property names written after creation
+                               * (NULL: none) */
     GPtrArray *dynamic_props; /* ObjectProperty*, added to this instance */
     int ref;                  /* atomic: flat views take refs on any thread */
     bool embedded;            /* object_initialize(): memory is the owner's */
@@ -239,6 +242,8 @@ bool object_property_set_str(Object *obj, const char *name, const char *value,
                              Error **errp);
 /* true if the property was written after object_new() returned. */
 bool object_property_is_user_set(Object *obj, const char *name);
+/* From now on no property counts as set by the user (so far) */
+void object_forget_user_set(Object *obj);
 
 /*
  * Converts a command-line string to a JsonNode for a property of `type`

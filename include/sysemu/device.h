@@ -56,5 +56,7 @@ bool pc_smm_enabled(MachineState *ms);
  * SeaBIOS would before booting (the PM block at ACPI_PM_BASE, decoding)
  */
 void pc_chipset_init_as_firmware(void);
+/* The board's devices once the machine is complete (-device included) */
+void pc_devices_machine_ready(void);
 
 #endif

@@ -825,7 +825,7 @@ X86CPU *x86_cpu_new(ObjectClass *oc, const X86CPUEnv *env,
     for (w = 0; w < FEATURE_WORDS; w++) {
         cpu->user_features[w] = 0;
     }
-    g_hash_table_remove_all(obj->user_set);
+    object_forget_user_set(obj);
 
     if (env->accel == X86_ACCEL_KVM) {
         if (xcc->model) {

@@ -16,6 +16,7 @@
 #include "exec/memory.h"
 #include "hw/sysbus.h"
 
+#define TYPE_FW_CFG "fw_cfg"
 #define TYPE_FW_CFG_IO "fw_cfg_io"
 
 /* Item keys (QEMU's docs/specs/fw_cfg.rst) */

@@ -21,6 +21,7 @@
 #define ICH9_LPC_ACPI_CTRL_ACPI_EN 0x80
 #define ICH9_LPC_PIRQA_ROUT     0x60    /* PIRQ[A-D] routing, 0x80: off */
 #define ICH9_LPC_PIRQE_ROUT     0x68    /* PIRQ[E-H] routing */
+#define ICH9_LPC_EN             0x82    /* LPC I/F enables: COM1, COM2, LPT, FDD */
 #define ICH9_LPC_RCBA           0xf0    /* root complex base, bit 0 on */
 #define ICH9_LPC_GEN_PMCON_1    0xa0    /* bit 4 (SMI_LOCK) stays set */
 #define ICH9_LPC_GEN_PMCON_1_SMI_LOCK 0x10
@@ -45,5 +46,11 @@
  * block is ACPI-only, SCI_EN set from reset
  */
 void ich9_lpc_set_smm_enabled(PCIDevice *lpc, bool on);
+/*
+ * Once the machine is complete (-device included), as 7.2's machine-ready
+ * notifier: LPC_EN (0x82) has a bit set for each legacy device whose I/O
+ * port then answers (COM1 0x3f8, COM2 0x2f8, LPT 0x378, floppy 0x3f2)
+ */
+void ich9_lpc_machine_ready(PCIDevice *lpc);
 
 #endif
