@@ -894,6 +894,59 @@ Object *object_resolve_path(const char *path)
     return obj;
 }
 
+/* Whether obj's path ends with parts[0..n-1] */
+static bool object_path_ends_with(Object *obj, char **parts, int n)
+{
+    for (int i = n - 1; i >= 0; i--) {
+        if (!obj || !obj->parent || strcmp(obj->name, parts[i])) {
+            return false;
+        }
+        obj = obj->parent;
+    }
+    return true;
+}
+
+static void object_find_partial(Object *obj, char **parts, int n,
+                                Object **found, int *matches)
+{
+    if (object_path_ends_with(obj, parts, n)) {
+        *found = obj;
+        (*matches)++;
+    }
+    for (guint i = 0; obj->children && i < obj->children->len; i++) {
+        object_find_partial(g_ptr_array_index(obj->children, i), parts, n,
+                            found, matches);
+    }
+}
+
+Object *object_resolve_path_ambiguous(const char *path, bool *ambiguous)
+{
+    Object *found = NULL;
+    char **parts;
+    int matches = 0, n;
+
+    if (ambiguous) {
+        *ambiguous = false;
+    }
+    if (!path || !path[0]) {
+        return NULL;
+    }
+    if (path[0] == '/') {
+        return object_resolve_path(path);
+    }
+    parts = g_strsplit(path, "/", -1);
+    n = g_strv_length(parts);
+    object_find_partial(object_get_root(), parts, n, &found, &matches);
+    g_strfreev(parts);
+    if (matches > 1) {
+        if (ambiguous) {
+            *ambiguous = true;
+        }
+        return NULL;
+    }
+    return found;
+}
+
 char *object_get_canonical_path(Object *obj)
 {
     GString *s = g_string_new(NULL);

@@ -89,7 +89,8 @@ typedef struct QTestServer {
     GTimer *timer;
     bool opened;
     GString *inbuf;
-    const char *intercepted;        /* device whose IRQs go to the test */
+    DeviceState *intercepted;       /* device whose IRQs go to the test */
+    DeviceState *wrapped;           /* its inputs call us (for good) */
     int irq_levels[QTEST_MAX_IRQ];
 } QTestServer;
 
@@ -487,20 +488,50 @@ static void cmd_endianness(QTestServer *q, QTestRequest *r,
 }
 
 /*
- * The devices with interrupt lines a test can reach.  Only the PC's
- * IOAPIC so far ("ioapic" as QEMU's partial path, or its full path).
+ * The devices with interrupt lines a test can reach: the PC's IOAPIC
+ * ("ioapic" as QEMU's partial path, or its full path /machine/q35/ioapic
+ * or /machine/i440fx/ioapic), whichever of its models the board has.
  */
-static const char *irq_device(const char *path, int *num_in)
+static DeviceState *irq_device(const char *path, int *num_in)
 {
-    MachineClass *mc = current_machine ? MACHINE_GET_CLASS(current_machine)
-                                       : NULL;
+    Object *obj;
 
-    if (mc && mc->family &&
-        (!strcmp(path, "ioapic") || !strcmp(path, "/machine/ioapic"))) {
-        *num_in = PC_IOAPIC_PINS;
-        return "ioapic";
+    if (!current_machine || !MACHINE_GET_CLASS(current_machine)->family) {
+        return NULL;
     }
-    return NULL;
+    obj = object_resolve_path_ambiguous(path, NULL);
+    if (!obj || !object_dynamic_cast(obj, TYPE_DEVICE) ||
+        strcmp(obj->name, "ioapic")) {
+        return NULL;
+    }
+    *num_in = PC_IOAPIC_PINS;
+    return DEVICE(obj);
+}
+
+/* An intercepted input: the device still gets the level, the test hears */
+static void qtest_irq_intercept_handler(void *opaque, int n, int level)
+{
+    qemu_set_irq(opaque, level);
+    if (qtest_server.intercepted) {
+        qtest_irq_report(n, level);
+    }
+}
+
+/* Once per device: a reset of the server only stops the reports */
+static void qtest_intercept_inputs(QTestServer *q, DeviceState *dev)
+{
+    if (q->wrapped == dev) {
+        return;
+    }
+    for (guint i = 0; i < dev->gpios->len; i++) {
+        NamedGPIOList *ngl = g_ptr_array_index(dev->gpios, i);
+
+        if (!ngl->name) {
+            qemu_irq_intercept_in(ngl->in, qtest_irq_intercept_handler,
+                                  ngl->num_in);
+        }
+    }
+    q->wrapped = dev;
 }
 
 static void cmd_irq_intercept(QTestServer *q, QTestRequest *r,
@@ -508,7 +539,7 @@ static void cmd_irq_intercept(QTestServer *q, QTestRequest *r,
 {
     bool outbound = !strcmp(r->words[0], "irq_intercept_out");
     bool named = r->argc >= 2;
-    const char *dev;
+    DeviceState *dev;
     int num_in;
 
     if (!need_args(q, r, 1)) {
@@ -527,7 +558,7 @@ static void cmd_irq_intercept(QTestServer *q, QTestRequest *r,
         return;
     }
     if (q->intercepted) {
-        qtest_send(q, strcmp(q->intercepted, dev)
+        qtest_send(q, q->intercepted != dev
                       ? "FAIL IRQ intercept already enabled\n" : "OK\n");
         return;
     }
@@ -536,6 +567,9 @@ static void cmd_irq_intercept(QTestServer *q, QTestRequest *r,
         qtest_send(q, "FAIL No intercepts installed\n");
         return;
     }
+    if (!outbound) {
+        qtest_intercept_inputs(q, dev);
+    }
     q->intercepted = dev;
     qtest_send(q, "OK\n");
 }
@@ -543,7 +577,7 @@ static void cmd_irq_intercept(QTestServer *q, QTestRequest *r,
 static void cmd_set_irq_in(QTestServer *q, QTestRequest *r,
                            const QTestCommand *c)
 {
-    const char *dev;
+    DeviceState *dev;
     int64_t num, level;
     int num_in;
 
@@ -566,8 +600,8 @@ static void cmd_set_irq_in(QTestServer *q, QTestRequest *r,
         qtest_sendf(q, "ERR invalid IRQ number '%s'\n", r->words[3]);
         return;
     }
-    /* The IOAPIC input is the GSI: KVM's irqchip or our interceptor */
-    pc_set_irq(num, level != 0);
+    /* QEMU passes the level as given (an int), not just 0 or 1 */
+    qemu_set_irq(qdev_get_gpio_in(dev, num), (int)level);
     qtest_send(q, "OK\n");
 }
 
@@ -692,17 +726,11 @@ static void qtest_event(void *opaque, ChardevEvent event)
 
 /* In-process use ---------------------------------------------------------- */
 
-static void qtest_pc_irq(int gsi, int level);
-
 void qtest_process_line(const char *line, GString *reply)
 {
     QTestServer *q = &qtest_server;
     GString *saved = q->out;
 
-    if (qtest_enabled() && !q->chr) {
-        /* as qtest_server_init does for a server on a chardev */
-        pc_set_irq_handler(qtest_pc_irq);
-    }
     q->out = reply;
     qtest_process_words(q, line);
     q->out = saved;
@@ -719,11 +747,6 @@ void qtest_server_reset(void)
     }
 }
 
-bool qtest_irq_intercepted(const char *name)
-{
-    return qtest_server.intercepted && !strcmp(qtest_server.intercepted, name);
-}
-
 void qtest_irq_report(int n, int level)
 {
     QTestServer *q = &qtest_server;
@@ -734,14 +757,6 @@ void qtest_irq_report(int n, int level)
     }
     q->irq_levels[n] = level;
     qtest_sendf(q, "IRQ %s %d\n", level ? "raise" : "lower", n);
-}
-
-/* Interrupt lines under -accel qtest: only an interceptor listens */
-static void qtest_pc_irq(int gsi, int level)
-{
-    if (qtest_irq_intercepted("ioapic")) {
-        qtest_irq_report(gsi, level);
-    }
 }
 
 /* Start-up -------------------------------------------------------------------- */
@@ -824,8 +839,5 @@ bool qtest_server_init(const char *chrdev, const char *log, Error **errp)
     }
     q->inbuf = g_string_new("");
     q->chr = chr;
-    if (qtest_enabled()) {
-        pc_set_irq_handler(qtest_pc_irq);
-    }
     return qemu_chr_set_handlers(chr, &h, errp);
 }

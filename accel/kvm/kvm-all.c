@@ -21,6 +21,7 @@
 
 #include "exec/memory.h"
 #include "hw/boards.h"
+#include "hw/intc/ioapic.h"
 #include "hw/irq.h"
 #include "sysemu/kvm.h"
 #include "sysemu/os-posix.h"
@@ -251,40 +252,6 @@ static bool kvm_has_memory(AddressSpace *as, hwaddr start, hwaddr size)
     return false;
 }
 
-static bool kvm_create_irqchip(KVMState *s, KernelIrqchip mode, bool pit,
-                               Error **errp)
-{
-    struct kvm_pit_config pit_config = { .flags = KVM_PIT_SPEAKER_DUMMY };
-
-    if (mode == KERNEL_IRQCHIP_OFF) {
-        return true;
-    }
-    if (mode == KERNEL_IRQCHIP_SPLIT) {
-        struct kvm_enable_cap cap = {
-            .cap = KVM_CAP_SPLIT_IRQCHIP,
-            .args[0] = 24,
-        };
-        if (ioctl(s->vm_fd, KVM_ENABLE_CAP, &cap) < 0) {
-            error_setg(errp, "Could not enable split irqchip mode: %s",
-                       strerror(errno));
-            return false;
-        }
-        /* the LAPICs are KVM's; the rest is userspace's */
-        kvm_irqchip_created(s->vm_fd, mode, false);
-        return true;
-    }
-    if (ioctl(s->vm_fd, KVM_CREATE_IRQCHIP, 0) < 0) {
-        error_setg(errp, "Create kernel irqchip failed: %s", strerror(errno));
-        return false;
-    }
-    if (pit && ioctl(s->vm_fd, KVM_CREATE_PIT2, &pit_config) < 0) {
-        error_setg(errp, "Create kernel PIT failed: %s", strerror(errno));
-        return false;
-    }
-    kvm_irqchip_created(s->vm_fd, mode, pit);
-    return true;
-}
-
 bool kvm_init(MachineState *ms, Error **errp)
 {
     KVMState *s = g_new0(KVMState, 1);
@@ -318,7 +285,7 @@ bool kvm_init(MachineState *ms, Error **errp)
     if (!ms->host) {
         goto fail;
     }
-    if (!kvm_create_irqchip(s, ms->kernel_irqchip,
+    if (!kvm_irqchip_create(s->vm_fd, ms->kernel_irqchip,
                             ms->pit != ON_OFF_AUTO_OFF, errp)) {
         goto fail;
     }
@@ -706,6 +673,24 @@ static void vcpu_inject_external_nmi(KVMVCPU *v)
     }
 }
 
+/* kvm_set_pic_intr (kvm-irqchip.c): the boot vCPU leaves KVM_RUN or a halt */
+void kvm_vcpu_kick_bsp(void)
+{
+    KVMVCPU *v;
+
+    if (!kvm_state || !kvm_state->vcpu_list || !kvm_state->vcpu_list->len) {
+        return;
+    }
+    pthread_mutex_lock(&vcpu_lock);
+    v = g_ptr_array_index(kvm_state->vcpu_list, 0);
+    v->run->immediate_exit = 1;
+    if (vcpus_started && !v->parked && !v->failed) {
+        pthread_kill(v->thread, SIG_IPI);
+    }
+    pthread_cond_broadcast(&vcpu_cond);
+    pthread_mutex_unlock(&vcpu_lock);
+}
+
 static void *vcpu_thread_fn(void *opaque)
 {
     KVMVCPU *v = opaque;
@@ -727,6 +712,9 @@ static void *vcpu_thread_fn(void *opaque)
         vcpu_wait_for_run(v);
         if (__atomic_exchange_n(&v->nmi_pending, 0, __ATOMIC_ACQ_REL)) {
             vcpu_inject_external_nmi(v);
+        }
+        if (v->index == 0) {
+            kvm_vcpu_inject_extint(v->fd, v->run);
         }
         ret = ioctl(v->fd, KVM_RUN, 0);
         if (ret < 0) {
@@ -751,9 +739,10 @@ static void *vcpu_thread_fn(void *opaque)
             vcpu_handle_mmio(v);
             break;
         case KVM_EXIT_HLT:
-            /* Only without an in-kernel irqchip: nothing can wake it */
+            /* Only without KVM's LAPIC: the PIC's INT wakes the BSP */
             pthread_mutex_lock(&vcpu_lock);
-            while (vcpus_should_run) {
+            while (vcpus_should_run &&
+                   !(v->index == 0 && kvm_pic_intr_pending())) {
                 v->parked = true;
                 pthread_cond_broadcast(&vcpu_cond);
                 pthread_cond_wait(&vcpu_cond, &vcpu_lock);
@@ -797,6 +786,10 @@ static void *vcpu_thread_fn(void *opaque)
                               ? "invalid context due to notify vmexit"
                               : "notify vmexit");
             }
+            break;
+        case KVM_EXIT_IOAPIC_EOI:
+            /* split irqchip: a level-triggered IOAPIC vector's EOI */
+            ioapic_eoi_broadcast(run->eoi.vector);
             break;
         case KVM_EXIT_IRQ_WINDOW_OPEN:
         case KVM_EXIT_INTR:
@@ -989,7 +982,10 @@ static const RunstateHooks kvm_runstate_hooks = {
 void kvm_start_machine(MachineState *ms)
 {
     kvm_state->vcpus_running_hook = true;
-    pc_set_irq_handler(kvm_set_irq);
+    /* otherwise the board's userspace PICs and IOAPIC take the GSIs */
+    if (kvm_irqchip_in_kernel()) {
+        pc_set_irq_handler(kvm_set_irq);
+    }
     runstate_set_hooks(&kvm_runstate_hooks);
     qemu_set_reset_vcpu_hooks(kvm_pause_all, kvm_resume_all);
 }

@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 
+#include <linux/kvm.h>
+
 #include "hw/boards.h"
 #include "qapi/error.h"
 
@@ -18,7 +20,18 @@ bool kvm_notify_vmexit_stops(void);
 /* -overcommit cpu-pm=on: HLT, MWAIT, PAUSE and C-states stay in the guest */
 void kvm_disable_guest_exits(int vm_fd);
 
-/* What kvm_create_irqchip made, for kvm-irqchip.c */
+/* What kvm_irqchip_create made, for kvm-irqchip.c */
 void kvm_irqchip_created(int vm_fd, KernelIrqchip mode, bool pit);
+/*
+ * The irqchip the machine asks for: KVM's (with 7.2's GSI routes and,
+ * if pit, its PIT), split (KVM's LAPICs only) or none
+ */
+bool kvm_irqchip_create(int vm_fd, KernelIrqchip mode, bool pit,
+                        Error **errp);
+/* Before the boot vCPU's KVM_RUN: the userspace PIC's ExtINT, if due */
+void kvm_vcpu_inject_extint(int vcpu_fd, struct kvm_run *run);
+bool kvm_pic_intr_pending(void);
+/* The boot vCPU out of KVM_RUN (or a halt) soon (kvm-all.c) */
+void kvm_vcpu_kick_bsp(void);
 
 #endif

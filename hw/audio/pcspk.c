@@ -3,14 +3,16 @@
  * bit 0 the PIT channel 2 gate, bit 1 the speaker data enable, bit 4 a
  * refresh clock that toggles on every read, bit 5 channel 2's OUT.  Guests
  * time things with channel 2 through it (Linux's PIT calibration of the
- * TSC).  The PIT is KVM's; there is no sound.  Without an in-kernel PIT
- * (qtest) the gate is kept here and OUT reads 1, as QEMU's idle channel.
+ * TSC).  The PIT is the one its link "pit" names, as 7.2's: the board's
+ * isa-pit, or kvm-pit (read and set through KVM); there is no sound.
+ * Without a PIT (pit=off) the gate is kept here and OUT reads 1.
  */
 #include <glib.h>
 
 #include "hw/audio/pcspk.h"
 #include "hw/isa/isa.h"
 #include "hw/qdev-properties.h"
+#include "hw/timer/i8254.h"
 #include "sysemu/kvm.h"
 
 /* State ------------------------------------------------------------------ */
@@ -21,6 +23,7 @@ typedef struct PCSpkState {
     bool data_on;
     bool gate;              /* without an in-kernel PIT */
     uint8_t refresh;        /* bit 4, toggled per read */
+    Object *pit;            /* link "pit": isa-pit or kvm-pit */
     MemoryRegion io;
     /* Properties, as QEMU's (audiodev and migrate: no sound, no migration) */
     uint32_t iobase;
@@ -37,7 +40,13 @@ static uint64_t pcspk_read(void *opaque, hwaddr addr, unsigned size)
     uint32_t v;
 
     g_mutex_lock(&s->lock);
-    if (!kvm_pit_ch2_get(&gate, &out)) {
+    if (s->pit && object_dynamic_cast(s->pit, TYPE_I8254)) {
+        PITChannelInfo ch;
+
+        pit_get_channel_info(DEVICE(s->pit), 2, &ch);
+        gate = ch.gate;
+        out = ch.out;
+    } else if (!kvm_pit_ch2_get(&gate, &out)) {
         gate = s->gate;
         out = true;
     }
@@ -54,7 +63,9 @@ static void pcspk_write(void *opaque, hwaddr addr, uint64_t value,
 
     g_mutex_lock(&s->lock);
     s->data_on = (value >> 1) & 1;
-    if (!kvm_pit_ch2_set_gate(value & 1)) {
+    if (s->pit && object_dynamic_cast(s->pit, TYPE_I8254)) {
+        pit_set_gate(DEVICE(s->pit), 2, value & 1);
+    } else if (!kvm_pit_ch2_set_gate(value & 1)) {
         s->gate = value & 1;
     }
     g_mutex_unlock(&s->lock);
@@ -75,6 +86,7 @@ static void pcspk_initfn(Object *obj)
     PCSpkState *s = (PCSpkState *)obj;
 
     g_mutex_init(&s->lock);
+    object_property_add_link(obj, "pit", "pit-common", &s->pit);
     memory_region_init_io(&s->io, obj, &pcspk_ops, s, "pcspk", 1);
 }
 
@@ -89,6 +101,11 @@ static bool pcspk_realize(DeviceState *dev, Error **errp)
 static void pcspk_finalize(Object *obj)
 {
     g_mutex_clear(&((PCSpkState *)obj)->lock);
+}
+
+void pcspk_set_pit(DeviceState *dev, DeviceState *pit)
+{
+    ((PCSpkState *)dev)->pit = OBJECT(pit);
 }
 
 /* Property table --------------------------------------------------------- */

@@ -5,6 +5,7 @@
  */
 #include <stddef.h>
 
+#include "hw/intc/irqchip-lock.h"
 #include "hw/irq.h"
 
 static const TypeInfo irq_type_info = {
@@ -41,6 +42,18 @@ void qemu_set_irq(qemu_irq irq, int level)
     }
 }
 
+void qemu_irq_intercept_in(qemu_irq *gpio_in, qemu_irq_handler *handler,
+                           int n)
+{
+    for (int i = 0; i < n; i++) {
+        qemu_irq old = qemu_allocate_irq(gpio_in[i]->handler,
+                                         gpio_in[i]->opaque, gpio_in[i]->n);
+
+        gpio_in[i]->handler = handler;
+        gpio_in[i]->opaque = old;
+    }
+}
+
 static PCIrqHandler *irq_handler;
 
 void pc_set_irq_handler(PCIrqHandler *handler)
@@ -69,4 +82,17 @@ qemu_irq *pc_gsi_irqs(int n)
         irqs[i] = qemu_allocate_irq(pc_gsi_handler, NULL, i);
     }
     return irqs;
+}
+
+/* The userspace interrupt controllers' lock (hw/intc/irqchip-lock.h) */
+static GRecMutex irqchip_mutex;
+
+void irqchip_lock(void)
+{
+    g_rec_mutex_lock(&irqchip_mutex);
+}
+
+void irqchip_unlock(void)
+{
+    g_rec_mutex_unlock(&irqchip_mutex);
 }

@@ -19,9 +19,12 @@
  * kernel-irqchip=off or split, where QEMU 7.2 has its userspace models).
  */
 #include "hw/i386/kvm-irqchip.h"
+#include "hw/intc/i8259.h"
+#include "hw/intc/ioapic.h"
 #include "hw/isa/isa.h"
 #include "hw/qdev-properties.h"
 #include "hw/sysbus.h"
+#include "hw/timer/i8254.h"
 #include "sysemu/kvm.h"
 
 #define KVM_IOAPIC_PINS 24
@@ -262,17 +265,17 @@ static void kvmclock_class_init(ObjectClass *oc, void *data)
 static const TypeInfo kvm_irqchip_types[] = {
     {
         .name = TYPE_KVM_I8259,
-        .parent = TYPE_ISA_DEVICE,
+        .parent = TYPE_PIC_COMMON,
         .instance_size = sizeof(KVMPICState),
         .class_init = kvm_pic_class_init,
     }, {
         .name = TYPE_KVM_PIT,
-        .parent = TYPE_ISA_DEVICE,
+        .parent = TYPE_PIT_COMMON,
         .instance_size = sizeof(KVMPITState),
         .class_init = kvm_pit_class_init,
     }, {
         .name = TYPE_KVM_IOAPIC,
-        .parent = TYPE_SYS_BUS_DEVICE,
+        .parent = TYPE_IOAPIC_COMMON,
         .instance_size = sizeof(KVMIOAPICState),
         .class_init = kvm_ioapic_class_init,
     }, {

@@ -15,6 +15,7 @@
 #include "hw/acpi/pm.h"
 #include "hw/i386/acpi-build.h"
 #include "hw/i386/kvm-irqchip.h"
+#include "hw/i386/pc-irqchip.h"
 #include "hw/i386/vmport.h"
 #include "hw/audio/pcspk.h"
 #include "hw/block/fdc.h"
@@ -211,8 +212,8 @@ bool pc_devices_create(MachineState *ms, Error **errp)
         }
     }
     g_free(gsi);
-    if ((ms->pic != ON_OFF_AUTO_OFF && !kvm_irqchip_create_pics(isa, errp)) ||
-        !kvm_irqchip_create_ioapic(OBJECT(host), errp) ||
+    if (!pc_irqchip_create(isa, OBJECT(host), ms->pic != ON_OFF_AUTO_OFF,
+                           errp) ||
         (ms->hpet && !pc_hpet_create(q35, &hpet, errp))) {
         return false;
     }
@@ -228,15 +229,19 @@ bool pc_devices_create(MachineState *ms, Error **errp)
                                : isa_get_irq(rtc, object_property_get_int(
                                                   OBJECT(rtc), "irq", NULL)));
     rtc_set_pc_memory(rtc, below_4g, ms->ram_size - below_4g, ms->smp.cpus);
-    if (!kvm_irqchip_create_pit(isa, ms->pit != ON_OFF_AUTO_OFF, &pit,
-                                errp)) {
+    if (!pc_irqchip_create_pit(isa, ms->pit != ON_OFF_AUTO_OFF, hpet, &pit,
+                               errp)) {
         return false;
     }
     if (hpet && pit) {
         qdev_connect_gpio_out(hpet, 0, qdev_get_gpio_in(pit, 0));
     }
 
-    if (!pc_isa_device(isa, TYPE_PC_SPEAKER, &dev, errp)) {
+    dev = isa_new(TYPE_PC_SPEAKER);
+    if (pit) {
+        pcspk_set_pit(DEVICE(dev), pit);
+    }
+    if (!isa_realize_and_unref(dev, isa, errp)) {
         return false;
     }
     /* QEMU's default serial port yields to any serial the user asked for */

@@ -16,6 +16,7 @@
 #include "hw/i386/acpi-build.h"
 #include "hw/i386/fw_cfg.h"
 #include "hw/i386/kvm-irqchip.h"
+#include "hw/i386/pc-irqchip.h"
 #include "hw/i386/pc.h"
 #include "monitor/qmp.h"
 #include "monitor/qmp-commands.h"
@@ -728,6 +729,9 @@ bool pc_machine_init(MachineState *ms, Error **errp)
     pc_cpu_hotplug_init(ms);
     pc_basic_ports_init();
     /* kvmclock before fw_cfg, as 7.2 creates them (info qtree's order) */
+    if (!kvm_lapic_in_kernel()) {
+        pc_irqchip_create_msi_window();
+    }
     if (!kvm_irqchip_create_clock(pc_wants_kvmclock(ms), errp) ||
         !pc_fw_cfg_create(ms, errp) || !pc_devices_create(ms, errp)) {
         return false;

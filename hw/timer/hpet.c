@@ -101,7 +101,8 @@ struct HPETState {
     uint32_t intcap;
     bool offset_saved;
 
-    GMutex lock;
+    /* recursive: "PIT enabled" comes back as the PIT's IRQ 0 (legacy input) */
+    GRecMutex lock;
     MemoryRegion iomem;
     qemu_irq irqs[HPET_NUM_IRQ_ROUTES];
     qemu_irq pit_enabled;
@@ -258,7 +259,7 @@ static void hpet_timer_cb(void *opaque)
     HPETState *s = t->s;
     uint64_t now;
 
-    g_mutex_lock(&s->lock);
+    g_rec_mutex_lock(&s->lock);
     now = hpet_now_ticks(s);
     if (timer_periodic(t) && t->period) {
         if (timer_next_period(t, now)) {
@@ -270,7 +271,7 @@ static void hpet_timer_cb(void *opaque)
         t->wrap_pending = false;
     }
     timer_update_irq(t, true);
-    g_mutex_unlock(&s->lock);
+    g_rec_mutex_unlock(&s->lock);
 }
 
 /* The timer a register offset is in, or NULL past 7.2's last one */
@@ -329,9 +330,9 @@ static uint64_t hpet_read(void *opaque, hwaddr addr, unsigned size)
     HPETState *s = opaque;
     uint32_t v;
 
-    g_mutex_lock(&s->lock);
+    g_rec_mutex_lock(&s->lock);
     v = hpet_read_locked(s, addr);
-    g_mutex_unlock(&s->lock);
+    g_rec_mutex_unlock(&s->lock);
     return v;
 }
 
@@ -451,7 +452,7 @@ static void hpet_write(void *opaque, hwaddr addr, uint64_t value,
     uint64_t val = (uint32_t)value;
     int i;
 
-    g_mutex_lock(&s->lock);
+    g_rec_mutex_lock(&s->lock);
     old = hpet_read_locked(s, addr);
     if (addr >= HPET_TN_BASE && addr < HPET_LEN) {
         HPETTimer *t = hpet_timer_at(s, addr);
@@ -459,7 +460,7 @@ static void hpet_write(void *opaque, hwaddr addr, uint64_t value,
         if (t) {
             timer_write(t, (addr - HPET_TN_BASE) % HPET_TN_STRIDE, old, val);
         }
-        g_mutex_unlock(&s->lock);
+        g_rec_mutex_unlock(&s->lock);
         return;
     }
     switch (addr) {
@@ -481,7 +482,7 @@ static void hpet_write(void *opaque, hwaddr addr, uint64_t value,
         s->counter = (s->counter & 0xffffffffULL) | (val << 32);
         break;
     }
-    g_mutex_unlock(&s->lock);
+    g_rec_mutex_unlock(&s->lock);
 }
 
 static const MemoryRegionOps hpet_ops = {
@@ -497,7 +498,7 @@ static void hpet_legacy_irq(void *opaque, int n, int level)
 {
     HPETState *s = opaque;
 
-    g_mutex_lock(&s->lock);
+    g_rec_mutex_lock(&s->lock);
     if (n != HPET_LEGACY_PIT_INT) {
         s->rtc_irq_level = level;
     }
@@ -505,7 +506,7 @@ static void hpet_legacy_irq(void *opaque, int n, int level)
         qemu_set_irq(s->irqs[n == HPET_LEGACY_PIT_INT ? 0 : HPET_RTC_IRQ],
                      level);
     }
-    g_mutex_unlock(&s->lock);
+    g_rec_mutex_unlock(&s->lock);
 }
 
 /* Reset ------------------------------------------------------------------ */
@@ -515,7 +516,7 @@ static void hpet_reset(DeviceState *dev)
     HPETState *s = (HPETState *)dev;
     int i;
 
-    g_mutex_lock(&s->lock);
+    g_rec_mutex_lock(&s->lock);
     for (i = 0; i < s->num_timers; i++) {
         HPETTimer *t = &s->timer[i];
 
@@ -532,7 +533,7 @@ static void hpet_reset(DeviceState *dev)
     s->offset_ns = 0;
     s->config = 0;
     s->rtc_irq_level = false;
-    g_mutex_unlock(&s->lock);
+    g_rec_mutex_unlock(&s->lock);
 }
 
 /* Realize ---------------------------------------------------------------- */
@@ -541,7 +542,7 @@ static void hpet_initfn(Object *obj)
 {
     HPETState *s = (HPETState *)obj;
 
-    g_mutex_init(&s->lock);
+    g_rec_mutex_init(&s->lock);
     memory_region_init_io(&s->iomem, obj, &hpet_ops, s, "hpet", HPET_LEN);
     sysbus_init_mmio(SYS_BUS_DEVICE(obj), &s->iomem);
 }
@@ -590,7 +591,7 @@ static void hpet_unrealize(DeviceState *dev)
 
 static void hpet_finalize(Object *obj)
 {
-    g_mutex_clear(&((HPETState *)obj)->lock);
+    g_rec_mutex_clear(&((HPETState *)obj)->lock);
 }
 
 void hpet_fw_cfg(uint8_t buf[HPET_FW_CFG_SIZE])

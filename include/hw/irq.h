@@ -7,9 +7,9 @@
  * is not connected (NULL) ignores it.
  *
  * The PC board ends every ISA and PCI line at a GSI (the IOAPIC input;
- * GSI 0-15 are also the PIC's ISA IRQs, routed by the in-kernel
- * irqchip): pc_set_irq().  Under KVM a level change is KVM_IRQ_LINE;
- * under qtest it is recorded so irq_intercept_in can report it.
+ * GSI 0-15 are also the PIC's ISA IRQs): pc_set_irq().  With KVM's
+ * in-kernel irqchip a level change is KVM_IRQ_LINE; otherwise the board
+ * passes it to its userspace PICs and IOAPIC (hw/i386/pc-irqchip.c).
  */
 #ifndef HW_IRQ_H
 #define HW_IRQ_H
@@ -47,6 +47,14 @@ static inline void qemu_irq_pulse(qemu_irq irq)
     qemu_set_irq(irq, 1);
     qemu_set_irq(irq, 0);
 }
+
+/*
+ * qtest's irq_intercept_in: each line of gpio_in[0..n-1] calls handler
+ * with a copy of what it was as opaque (which the handler passes the
+ * level on to) and its own number
+ */
+void qemu_irq_intercept_in(qemu_irq *gpio_in, qemu_irq_handler *handler,
+                           int n);
 
 /* Sets the level of a GSI (the end of every line on the PC board). */
 void pc_set_irq(int gsi, int level);

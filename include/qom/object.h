@@ -269,6 +269,11 @@ const char *object_property_add_child(Object *parent, const char *name,
                                       Object *child);
 void object_unparent(Object *obj);
 Object *object_resolve_path(const char *path);
+/*
+ * QEMU's partial paths too: "ioapic" or "q35/ioapic" name the one object
+ * whose path ends so (NULL, *ambiguous set, if several do)
+ */
+Object *object_resolve_path_ambiguous(const char *path, bool *ambiguous);
 char *object_get_canonical_path(Object *obj);
 Object *object_resolve_path_component(Object *parent, const char *name);
 

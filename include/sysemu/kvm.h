@@ -39,8 +39,22 @@ bool kvm_pit_set_reinject(bool on, Error **errp);
 void kvm_pit_set_hpet_legacy(bool on);
 /* The in-kernel irqchip: every interrupt controller and the PIT in KVM */
 bool kvm_irqchip_in_kernel(void);
-/* The LAPICs are KVM's: kernel-irqchip=on and split */
+/* The LAPICs are KVM's: kernel-irqchip=on or split */
 bool kvm_lapic_in_kernel(void);
+/* kernel-irqchip=split: KVM's LAPICs, the board's PICs, IOAPIC and PIT */
+bool kvm_irqchip_is_split(void);
+/*
+ * Split irqchip: the userspace IOAPIC's n entries as the MSI routes of
+ * GSI 0..n-1 (KVM exits on the EOI of their level-triggered vectors)
+ */
+void kvm_irqchip_set_ioapic_routes(const uint32_t *addr, const uint32_t *data,
+                                   int n);
+/*
+ * The userspace master PIC's INT (kernel-irqchip=off or split): while
+ * high, the boot vCPU takes its ExtINT vector (pic_read_irq) by
+ * KVM_INTERRUPT as soon as it can accept one.
+ */
+void kvm_set_pic_intr(int level);
 /* An MSI written to the APIC's window (0xfee00000 + addr) */
 void kvm_send_msi(uint64_t addr, uint32_t data);
 /* An NMI to every vCPU (KVM_NMI), injected before each next enters */

@@ -36,12 +36,9 @@ bool qtest_enabled(void);
 int64_t qtest_clock_get_ns(void);
 
 /*
- * For interrupt controllers: true if the test intercepts the inputs of
- * the device called name ("ioapic"); then the controller hands every
- * input change to qtest_irq_report() instead of acting on it.
+ * Sends "IRQ raise N" / "IRQ lower N" when line n changes level (the
+ * intercepted inputs of irq_intercept_in call it)
  */
-bool qtest_irq_intercepted(const char *name);
-/* Sends "IRQ raise N" / "IRQ lower N" when line n changes level */
 void qtest_irq_report(int n, int level);
 
 #endif

@@ -51,8 +51,6 @@ KNOWN_REGIONS = {"ich9-pm", "piix4-pm", "acpi-evt", "acpi-cnt", "acpi-tmr"}
 # Lines of shared devices this tree does not have
 KNOWN_QTREE = {}
 KNOWN_PROPS = {
-    # No PIT device for the speaker to link to
-    "isa-pcspk": {"pit"},
     # PIIX4_PM has no GPE or hotplug blocks (nor their properties)
     "PIIX4_PM": {"acpi-cpu-hotplug[0]", "acpi-gpe0[0]", "acpi-pci-hotplug[0]",
                  "acpi-pcihp-io-base", "acpi-pcihp-io-len",
