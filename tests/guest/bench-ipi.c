@@ -37,19 +37,7 @@ const char guest_name[] = "bench-ipi";
 
 #define COM1 0x3f8
 
-extern const u32 exc_stubs[32];
 extern void ipi_stub_self(void), ipi_stub_ping(void), ipi_stub_pong(void), ipi_stub_wake(void);
-
-static struct {
-    u16 off_lo, sel;
-    u8 zero, type;
-    u16 off_hi;
-} __attribute__((packed)) idt[256];
-
-static struct {
-    u16 limit;
-    u32 base;
-} __attribute__((packed)) idt_desc;
 
 static u32 lapic;
 static int ncpus;
@@ -105,31 +93,17 @@ static inline void sti(void) { __asm__ volatile("sti" ::: "memory"); }
 static inline void cli(void) { __asm__ volatile("cli" ::: "memory"); }
 static inline void sti_hlt(void) { __asm__ volatile("sti; hlt" ::: "memory"); }
 
-static void set_gate(int vec, u32 fn)
-{
-    idt[vec].off_lo = (u16)fn;
-    idt[vec].sel = 0x08;
-    idt[vec].zero = 0;
-    idt[vec].type = 0x8e;
-    idt[vec].off_hi = (u16)(fn >> 16);
-}
-
 static void idt_setup(void)
 {
-    for (int i = 0; i < 32; i++) {
-        set_gate(i, exc_stubs[i]);
-    }
-    set_gate(VEC_SELF, (u32)ipi_stub_self);
-    set_gate(VEC_PING, (u32)ipi_stub_ping);
-    set_gate(VEC_PONG, (u32)ipi_stub_pong);
-    set_gate(VEC_WAKE, (u32)ipi_stub_wake);
-    idt_desc.limit = sizeof(idt) - 1;
-    idt_desc.base = (u32)idt;
+    idt_set_gate(VEC_SELF, (u32)ipi_stub_self);
+    idt_set_gate(VEC_PING, (u32)ipi_stub_ping);
+    idt_set_gate(VEC_PONG, (u32)ipi_stub_pong);
+    idt_set_gate(VEC_WAKE, (u32)ipi_stub_wake);
 }
 
 static void cpu_setup(void)
 {
-    __asm__ volatile("lidt %0" :: "m"(idt_desc));
+    idt_load();
     mmio_write32(lapic + APIC_SVR, mmio_read32(lapic + APIC_SVR) | 0x1ff);
 }
 

@@ -28,19 +28,7 @@ const char guest_name[] = "irqchip";
 #define VEC_IOAPIC 0x31
 #define VEC_LEVEL 0x32
 
-extern const u32 exc_stubs[32];
 extern void irq_stub_pic(void), irq_stub_ioapic(void), irq_stub_level(void);
-
-static struct {
-    u16 off_lo, sel;
-    u8 zero, type;
-    u16 off_hi;
-} __attribute__((packed)) idt[256];
-
-static struct {
-    u16 limit;
-    u32 base;
-} __attribute__((packed)) idt_desc;
 
 static u32 lapic;
 static volatile u32 ticks_pic, ticks_ioapic, ticks_level;
@@ -82,15 +70,6 @@ __attribute__((used)) static void on_level(void)
     outb(0x70, 0x0c);       /* reading C lowers IRQ 8 */
     inb(0x71);
     lapic_eoi();
-}
-
-static void set_gate(int vec, u32 fn)
-{
-    idt[vec].off_lo = (u16)fn;
-    idt[vec].sel = 0x08;
-    idt[vec].zero = 0;
-    idt[vec].type = 0x8e;
-    idt[vec].off_hi = (u16)(fn >> 16);
 }
 
 static inline u64 rdtsc(void)
@@ -141,15 +120,10 @@ static void pic_init(u8 mask_master, u8 mask_slave)
 int guest_main(void)
 {
     lapic = lapic_base();
-    for (int i = 0; i < 32; i++) {
-        set_gate(i, exc_stubs[i]);
-    }
-    set_gate(VEC_PIC, (u32)irq_stub_pic);
-    set_gate(VEC_IOAPIC, (u32)irq_stub_ioapic);
-    set_gate(VEC_LEVEL, (u32)irq_stub_level);
-    idt_desc.limit = sizeof(idt) - 1;
-    idt_desc.base = (u32)idt;
-    __asm__ volatile("lidt %0" :: "m"(idt_desc));
+    idt_set_gate(VEC_PIC, (u32)irq_stub_pic);
+    idt_set_gate(VEC_IOAPIC, (u32)irq_stub_ioapic);
+    idt_set_gate(VEC_LEVEL, (u32)irq_stub_level);
+    idt_load();
     mmio_write32(lapic + APIC_SVR, mmio_read32(lapic + APIC_SVR) | 0x1ff);
 
     /* the PIT at 100 Hz (mode 2) */

@@ -430,21 +430,30 @@ static struct {
     u16 limit_lo, sel;
     u8 zero, type;
     u16 limit_hi;
-} __attribute__((packed)) idt[32];
+} __attribute__((packed)) idt[256];
 
+/* Only the exception vectors until a guest installs a gate of its own */
 static struct {
     u16 limit;
     u32 base;
-} __attribute__((packed)) idt_desc = { sizeof(idt) - 1, 0 };
+} __attribute__((packed)) idt_desc = { 32 * 8 - 1, 0 };
+
+void idt_set_gate(int vec, u32 handler)
+{
+    idt[vec].limit_lo = (u16)handler;
+    idt[vec].sel = 0x08;
+    idt[vec].zero = 0;
+    idt[vec].type = 0x8e; /* present, DPL 0, 32-bit interrupt gate */
+    idt[vec].limit_hi = (u16)(handler >> 16);
+    if (vec >= 32) {
+        idt_desc.limit = sizeof(idt) - 1;
+    }
+}
 
 static void idt_init(void)
 {
     for (int i = 0; i < 32; i++) {
-        idt[i].limit_lo = (u16)exc_stubs[i];
-        idt[i].sel = 0x08;
-        idt[i].zero = 0;
-        idt[i].type = 0x8e; /* present, DPL 0, 32-bit interrupt gate */
-        idt[i].limit_hi = (u16)(exc_stubs[i] >> 16);
+        idt_set_gate(i, exc_stubs[i]);
     }
     idt_desc.base = (u32)idt;
 }

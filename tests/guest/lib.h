@@ -159,4 +159,9 @@ void print_exception_summary(void);
 /* NMIs taken so far (the exception handler counts vector 2) */
 u32 nmis_seen(void);
 
+/* The IDT: a 32-bit interrupt gate for vec (exceptions come installed) */
+void idt_set_gate(int vec, u32 handler);
+/* lidt of that IDT (each vCPU: the boot CPU's is loaded at start) */
+void idt_load(void);
+
 #endif

@@ -13,7 +13,6 @@
 #define APIC_ICR_HI 0x310
 
 extern const u8 ap_tramp_start[], ap_tramp_end[];
-void idt_load(void);
 
 static u32 madt_ids[MAX_CPUS];
 static int madt_count = -2; /* -2: not read yet, -1: no MADT */
