@@ -271,60 +271,56 @@ static MachineClass *machine_class_of_type(const char *type)
     return MACHINE_CLASS(oc);
 }
 
-/*
- * The type of that name, then the families' newest types (aliases), and
- * only then every machine class
- */
-MachineClass *machine_find_class(const char *name)
+static bool machine_class_is_default(MachineClass *mc, const char *unused)
 {
-    char *type = g_strconcat(name, TYPE_MACHINE_SUFFIX, NULL);
-    MachineClass *found = machine_class_of_type(type);
+    return mc->is_default;
+}
+
+/*
+ * The families' newest types (the ones that may carry an alias or be the
+ * default), then every machine class: the first that matches
+ */
+static MachineClass *machine_find_matching(bool (*match)(MachineClass *,
+                                                         const char *),
+                                           const char *name)
+{
+    MachineClass *found = NULL;
     GSList *list, *l;
     guint i;
 
-    g_free(type);
-    if (found && machine_class_is(found, name)) {
-        return found;
-    }
     for (i = 0; newest_types && i < newest_types->len; i++) {
         found = machine_class_of_type(g_ptr_array_index(newest_types, i));
-        if (found && machine_class_is(found, name)) {
+        if (found && match(found, name)) {
             return found;
         }
     }
     found = NULL;
     list = object_class_get_list(TYPE_MACHINE, false);
-    for (l = list; l; l = l->next) {
-        if (machine_class_is(MACHINE_CLASS(l->data), name)) {
+    for (l = list; l && !found; l = l->next) {
+        if (match(MACHINE_CLASS(l->data), name)) {
             found = l->data;
-            break;
         }
     }
     g_slist_free(list);
     return found;
 }
 
+/* The type of that name first: nothing else needs setting up then */
+MachineClass *machine_find_class(const char *name)
+{
+    char *type = g_strconcat(name, TYPE_MACHINE_SUFFIX, NULL);
+    MachineClass *found = machine_class_of_type(type);
+
+    g_free(type);
+    if (found && machine_class_is(found, name)) {
+        return found;
+    }
+    return machine_find_matching(machine_class_is, name);
+}
+
 MachineClass *machine_get_default_class(void)
 {
-    GSList *list, *l;
-    MachineClass *found = NULL;
-    guint i;
-
-    for (i = 0; newest_types && i < newest_types->len; i++) {
-        found = machine_class_of_type(g_ptr_array_index(newest_types, i));
-        if (found && found->is_default) {
-            return found;
-        }
-    }
-    found = NULL;
-    list = object_class_get_list(TYPE_MACHINE, false);
-    for (l = list; l; l = l->next) {
-        if (MACHINE_CLASS(l->data)->is_default) {
-            found = l->data;
-        }
-    }
-    g_slist_free(list);
-    return found;
+    return machine_find_matching(machine_class_is_default, NULL);
 }
 
 /* Machines with a family first, by family, newest version first */
