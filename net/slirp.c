@@ -13,8 +13,13 @@
  * DHCP from .15; hostfwd=, guestfwd= to a chardev ("chardev:ID" or a
  * legacy spec such as tcp:127.0.0.1:PORT) or a command (cmd:...).
  * smb= needs QEMU's smbd wrapper and is refused.
+ *
+ * The library is opened on the first -netdev user (dlopen, as QEMU loads
+ * its modules): a VM without user networking never maps it, which keeps
+ * its start-up and footprint down.
  */
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +31,46 @@
 #include "chardev/char.h"
 #include "ipv4-reass.h"
 #include "net/net.h"
+
+/* What this file calls in libslirp, resolved once by slirp_lib_open() */
+#define SLIRP_LIB_FUNCS(F) \
+    F(new) F(cleanup) F(input) F(pollfds_fill) F(pollfds_poll) \
+    F(add_hostfwd) F(add_exec) F(add_guestfwd) F(remove_guestfwd) \
+    F(socket_can_recv) F(socket_recv) F(connection_info)
+
+static struct SlirpLib {
+#define SLIRP_LIB_FIELD(f) __typeof__(slirp_##f) *f;
+    SLIRP_LIB_FUNCS(SLIRP_LIB_FIELD)
+#undef SLIRP_LIB_FIELD
+} slirp_lib;
+
+static bool slirp_lib_open(Error **errp)
+{
+    static void *handle;
+    const char *missing = NULL;
+
+    if (handle) {
+        return true;
+    }
+    handle = dlopen("libslirp.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        error_setg(errp, "could not load libslirp: %s", dlerror());
+        return false;
+    }
+#define SLIRP_LIB_SYM(f) \
+    if (!missing && !(slirp_lib.f = dlsym(handle, "slirp_" #f))) { \
+        missing = "slirp_" #f; \
+    }
+    SLIRP_LIB_FUNCS(SLIRP_LIB_SYM)
+#undef SLIRP_LIB_SYM
+    if (missing) {
+        error_setg(errp, "could not load libslirp: %s is missing", missing);
+        dlclose(handle);
+        handle = NULL;
+        return false;
+    }
+    return true;
+}
 
 typedef struct SlirpTimer {
     SlirpTimerCb cb;
@@ -190,7 +235,7 @@ static gboolean slirp_source_prepare(GSource *source, gint *timeout)
     guint i;
 
     slirp_unregister_polls(s);
-    slirp_pollfds_fill(s->slirp, &tmo, slirp_add_poll, s);
+    slirp_lib.pollfds_fill(s->slirp, &tmo, slirp_add_poll, s);
     /* libslirp runs its TCP timers from slirp_pollfds_poll: the timeout
      * it asks for must end in a dispatch even if no fd is ready */
     s->poll_deadline_ms = tmo == UINT32_MAX ? -1 : now + tmo;
@@ -241,7 +286,7 @@ static gboolean slirp_source_dispatch(GSource *source, GSourceFunc cb,
     int64_t now = slirp_now_ms();
     guint i;
 
-    slirp_pollfds_poll(s->slirp, 0, slirp_get_revents, s);
+    slirp_lib.pollfds_poll(s->slirp, 0, slirp_get_revents, s);
     for (i = 0; i < s->pollfds->len; i++) {
         g_array_index(s->pollfds, GPollFD, i).revents = 0;
     }
@@ -292,7 +337,7 @@ static ssize_t slirp_receive(NetClientState *nc, const uint8_t *buf,
     }
     frame = ipv4_reass_input(s->reass, buf, size, &len, slirp_now_ms());
     if (frame) {
-        slirp_input(s->slirp, frame, len);
+        slirp_lib.input(s->slirp, frame, len);
     }
     return size;
 }
@@ -315,7 +360,7 @@ static void slirp_cleanup_state(NetClientState *nc)
         g_source_unref(&s->source->source);
     }
     if (s->slirp) {
-        slirp_cleanup(s->slirp);
+        slirp_lib.cleanup(s->slirp);
     }
     /* slirp_cleanup frees its timers through timer_free */
     for (i = 0; i < s->timers->len; i++) {
@@ -399,7 +444,7 @@ static bool slirp_hostfwd(SlirpState *s, const char *rule, Error **errp)
         error_setg(errp, "Invalid host forwarding rule '%s' (%s)", rule, why);
         return false;
     }
-    if (slirp_add_hostfwd(s->slirp, udp, host, host_port, guest,
+    if (slirp_lib.add_hostfwd(s->slirp, udp, host, host_port, guest,
                           guest_port) < 0) {
         error_setg(errp, "Could not set up host forwarding rule '%s'", rule);
         return false;
@@ -411,14 +456,14 @@ static size_t guestfwd_can_read(void *opaque)
 {
     SlirpGuestFwd *f = opaque;
 
-    return slirp_socket_can_recv(f->s->slirp, f->addr, f->port);
+    return slirp_lib.socket_can_recv(f->s->slirp, f->addr, f->port);
 }
 
 static void guestfwd_read(void *opaque, const uint8_t *buf, size_t len)
 {
     SlirpGuestFwd *f = opaque;
 
-    slirp_socket_recv(f->s->slirp, f->addr, f->port, buf, len);
+    slirp_lib.socket_recv(f->s->slirp, f->addr, f->port, buf, len);
 }
 
 static ssize_t guestfwd_write(const void *buf, size_t len, void *opaque)
@@ -478,7 +523,7 @@ static bool slirp_guestfwd(SlirpState *s, const char *rule, Error **errp)
         return false;
     }
     if (g_str_has_prefix(p, "cmd:")) {
-        ok = slirp_add_exec(s->slirp, p + 4, &server, port) >= 0;
+        ok = slirp_lib.add_exec(s->slirp, p + 4, &server, port) >= 0;
     } else {
         SlirpGuestFwd *f;
         ChardevHandlers h = {
@@ -494,12 +539,12 @@ static bool slirp_guestfwd(SlirpState *s, const char *rule, Error **errp)
         f->chr = chr;
         f->port = port;
         h.opaque = f;
-        ok = slirp_add_guestfwd(s->slirp, guestfwd_write, f, &server,
+        ok = slirp_lib.add_guestfwd(s->slirp, guestfwd_write, f, &server,
                                 port) >= 0;
         /* slirp filled in the default address when none was given */
         f->addr = server;
         if (ok && !qemu_chr_set_handlers(chr, &h, errp)) {
-            slirp_remove_guestfwd(s->slirp, server, port);
+            slirp_lib.remove_guestfwd(s->slirp, server, port);
             g_free(f);
             return false;
         }
@@ -769,7 +814,8 @@ bool net_init_slirp(const Netdev *netdev, const char *name, Error **errp)
     unsigned i;
     bool ok;
 
-    ok = slirp_configure(u, vnet, &cfg, errp) && slirp_check_smb(u, errp);
+    ok = slirp_configure(u, vnet, &cfg, errp) && slirp_check_smb(u, errp) &&
+         slirp_lib_open(errp);
     if (!ok) {
         g_free(vnet);
         return false;
@@ -790,7 +836,7 @@ bool net_init_slirp(const Netdev *netdev, const char *name, Error **errp)
     s->timers = g_ptr_array_new();
     s->guestfwds = g_ptr_array_new();
     s->reass = ipv4_reass_new();
-    s->slirp = slirp_new(&cfg, &slirp_callbacks, s);
+    s->slirp = slirp_lib.new(&cfg, &slirp_callbacks, s);
     g_free(search);
     g_free(vnet);
     if (!s->slirp) {
@@ -832,7 +878,7 @@ void hmp_info_usernet(GString *out)
             continue;
         }
         g_string_append_printf(out, "Hub -1 (%s):\r\n", nc->name);
-        info = slirp_connection_info(((SlirpState *)nc)->slirp);
+        info = slirp_lib.connection_info(((SlirpState *)nc)->slirp);
         lines = g_strsplit(info, "\n", -1);
         for (i = 0; lines[i]; i++) {
             if (*lines[i]) {

@@ -9,6 +9,7 @@
  * Errors are one QEMU-style line and exit status 1; exit() happens only
  * here, on the start-up path.
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -488,6 +489,7 @@ static void qemu_build_machine(void)
     }
     machine_check_globals(ms);
     vl_config_free();
+    malloc_trim(0);
 
     if (config.start_paused) {
         runstate_set(RUN_STATE_PRELAUNCH);

@@ -506,8 +506,19 @@ static void pcihp_update_bus(AcpiPciHpState *s, int bsel)
     g_mutex_unlock(&s->lock);
 }
 
+static void pcihp_mark_bsel(PCIBus *bus, void *opaque)
+{
+    bool *present = opaque;
+    int bsel = pcihp_bsel(bus);
+
+    if (bsel >= 0) {
+        present[bsel] = true;
+    }
+}
+
 void acpi_pcihp_reset(AcpiPciHpState *s, bool root_off)
 {
+    bool present[ACPI_PCIHP_MAX_HOTPLUG_BUS];
     unsigned next = 0;
     int i;
 
@@ -518,8 +529,24 @@ void acpi_pcihp_reset(AcpiPciHpState *s, bool root_off)
         bsel_assigned = true;
         pcihp_for_each_bus(s->root, pcihp_set_bsel, &next);
     }
+    /*
+     * Only the numbers some bus carries (and 0, the root's fallback) need
+     * a walk of the buses; every other one has no bus, so no slot is
+     * held back
+     */
+    memset(present, 0, sizeof(present));
+    present[0] = true;
+    pci_lock();
+    pcihp_for_each_bus(s->root, pcihp_mark_bsel, present);
+    pci_unlock();
     for (i = 0; i < ACPI_PCIHP_MAX_HOTPLUG_BUS; i++) {
-        pcihp_update_bus(s, i);
+        if (present[i]) {
+            pcihp_update_bus(s, i);
+        } else {
+            g_mutex_lock(&s->lock);
+            s->status[i].hotplug_enable = ~0u;
+            g_mutex_unlock(&s->lock);
+        }
     }
 }
 
