@@ -487,6 +487,9 @@ static void qemu_build_machine(void)
     if (mc->init && !x86_boot_machine(ms, ms->acpi_rsdp, &err)) {
         exit_with(err);
     }
+    if (ms->cpu_env.accel == X86_ACCEL_KVM && !kvm_memory_release(&err)) {
+        exit_with(err);
+    }
     machine_check_globals(ms);
     vl_config_free();
     malloc_trim(0);

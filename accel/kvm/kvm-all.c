@@ -52,6 +52,7 @@ typedef struct KVMState {
     int max_slots;
     bool readonly_mem;  /* KVM_CAP_READONLY_MEM */
     char *slot_error;   /* a slot update failed (reported at vCPU init) */
+    bool slots_held;    /* the machine is being built: no slot updates */
     bool vcpus_running_hook; /* start-up is over: errors stop the VM */
 } KVMState;
 
@@ -186,8 +187,13 @@ static void kvm_memory_commit(MemoryListener *l, AddressSpace *as,
                               FlatView *old_fv, FlatView *new_fv)
 {
     KVMState *s = container_of(l, KVMState, memory_listener);
-    GArray *want = kvm_wanted_slots(s, new_fv);
+    GArray *want;
     guint i, j;
+
+    if (s->slots_held) {
+        return;         /* kvm_memory_release() syncs with the last view */
+    }
+    want = kvm_wanted_slots(s, new_fv);
 
     /* Slots that are not wanted as they are go first: KVM refuses overlap */
     for (i = 0; i < s->slots->len;) {
@@ -302,6 +308,13 @@ bool kvm_init(MachineState *ms, Error **errp)
     s->slots = g_array_new(FALSE, TRUE, sizeof(KVMSlot));
     s->vcpus = g_hash_table_new(NULL, NULL);
     kvm_state = s;
+    /*
+     * While the machine is built its memory map changes many times (the
+     * board, its PAM registers set for the direct loader, reset): KVM sees
+     * the final one, once (a slot of guest RAM costs the kernel its
+     * reverse map, allocated and cleared at every change)
+     */
+    s->slots_held = true;
     s->memory_listener.commit = kvm_memory_commit;
     memory_listener_register(&s->memory_listener, &address_space_memory);
     memory_set_accel_has_memory("KVM", kvm_has_memory);
@@ -902,6 +915,25 @@ static bool kvm_create_vcpu_threads(Error **errp)
         }
     }
     pthread_mutex_unlock(&vcpu_lock);
+    return true;
+}
+
+bool kvm_memory_release(Error **errp)
+{
+    KVMState *s = kvm_state;
+    FlatView *fv;
+
+    if (!s || !s->slots_held) {
+        return true;
+    }
+    s->slots_held = false;
+    fv = address_space_get_flatview(&address_space_memory);
+    kvm_memory_commit(&s->memory_listener, &address_space_memory, NULL, fv);
+    flatview_unref(fv);
+    if (s->slot_error) {
+        error_setg(errp, "%s", s->slot_error);
+        return false;
+    }
     return true;
 }
 

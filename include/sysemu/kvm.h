@@ -62,6 +62,12 @@ void kvm_inject_nmi_all(void);
 /* Validates one -accel kvm,KEY=VALUE option (QEMU's kvm-accel props) */
 bool kvm_accel_check_option(const char *key, const char *value,
                             Error **errp);
+/*
+ * KVM's memory slots follow the machine's memory map from here on, synced
+ * now with its current state; until then (kvm_init() to the end of the
+ * machine's construction) they are held.  Fails if a slot was refused.
+ */
+bool kvm_memory_release(Error **errp);
 /* Creates the vCPU for cpu and gives it its CPUID table. */
 bool kvm_init_vcpu(MachineState *ms, X86CPU *cpu, Error **errp);
 /*
