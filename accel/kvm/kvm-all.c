@@ -291,8 +291,7 @@ bool kvm_init(MachineState *ms, Error **errp)
     if (!ms->host) {
         goto fail;
     }
-    if (!kvm_irqchip_create(s->vm_fd, ms->kernel_irqchip,
-                            ms->pit != ON_OFF_AUTO_OFF, errp)) {
+    if (!kvm_irqchip_create(s->vm_fd, ms->kernel_irqchip, errp)) {
         goto fail;
     }
     kvm_disable_guest_exits(s->vm_fd);

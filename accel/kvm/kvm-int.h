@@ -21,13 +21,13 @@ bool kvm_notify_vmexit_stops(void);
 void kvm_disable_guest_exits(int vm_fd);
 
 /* What kvm_irqchip_create made, for kvm-irqchip.c */
-void kvm_irqchip_created(int vm_fd, KernelIrqchip mode, bool pit);
+void kvm_irqchip_created(int vm_fd, KernelIrqchip mode);
 /*
- * The irqchip the machine asks for: KVM's (with 7.2's GSI routes and,
- * if pit, its PIT), split (KVM's LAPICs only) or none
+ * The irqchip the machine asks for: KVM's (with 7.2's GSI routes; its PIT
+ * comes with the kvm-pit device, kvm_pit_create()), split (KVM's LAPICs
+ * only) or none
  */
-bool kvm_irqchip_create(int vm_fd, KernelIrqchip mode, bool pit,
-                        Error **errp);
+bool kvm_irqchip_create(int vm_fd, KernelIrqchip mode, Error **errp);
 /* Before the boot vCPU's KVM_RUN: the userspace PIC's ExtINT, if due */
 void kvm_vcpu_inject_extint(int vcpu_fd, struct kvm_run *run);
 bool kvm_pic_intr_pending(void);

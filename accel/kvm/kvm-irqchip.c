@@ -25,11 +25,10 @@ static struct {
     bool pit;           /* the in-kernel PIT exists */
 } irqchip = { .vm_fd = -1 };
 
-void kvm_irqchip_created(int vm_fd, KernelIrqchip mode, bool pit)
+void kvm_irqchip_created(int vm_fd, KernelIrqchip mode)
 {
     irqchip.vm_fd = vm_fd;
     irqchip.mode = mode;
-    irqchip.pit = pit;
 }
 
 /*
@@ -75,11 +74,8 @@ static bool kvm_pc_setup_irq_routing(int vm_fd, Error **errp)
     return ok;
 }
 
-bool kvm_irqchip_create(int vm_fd, KernelIrqchip mode, bool pit,
-                        Error **errp)
+bool kvm_irqchip_create(int vm_fd, KernelIrqchip mode, Error **errp)
 {
-    struct kvm_pit_config pit_config = { .flags = KVM_PIT_SPEAKER_DUMMY };
-
     if (mode == KERNEL_IRQCHIP_OFF) {
         return true;
     }
@@ -93,7 +89,7 @@ bool kvm_irqchip_create(int vm_fd, KernelIrqchip mode, bool pit,
                        strerror(errno));
             return false;
         }
-        kvm_irqchip_created(vm_fd, mode, false);
+        kvm_irqchip_created(vm_fd, mode);
         return true;
     }
     if (ioctl(vm_fd, KVM_CREATE_IRQCHIP, 0) < 0) {
@@ -103,11 +99,24 @@ bool kvm_irqchip_create(int vm_fd, KernelIrqchip mode, bool pit,
     if (!kvm_pc_setup_irq_routing(vm_fd, errp)) {
         return false;
     }
-    if (pit && ioctl(vm_fd, KVM_CREATE_PIT2, &pit_config) < 0) {
-        error_setg(errp, "Create kernel PIT failed: %s", strerror(errno));
+    kvm_irqchip_created(vm_fd, mode);
+    return true;
+}
+
+bool kvm_pit_create(Error **errp)
+{
+    struct kvm_pit_config pit_config = { .flags = KVM_PIT_SPEAKER_DUMMY };
+
+    if (irqchip.pit) {
+        return true;
+    }
+    if (ioctl(irqchip.vm_fd, KVM_CREATE_PIT2, &pit_config) < 0) {
+        /* 7.2's text, its "PIC" included */
+        error_setg(errp, "Create kernel PIC irqchip failed: %s",
+                   strerror(errno));
         return false;
     }
-    kvm_irqchip_created(vm_fd, mode, pit);
+    irqchip.pit = true;
     return true;
 }
 

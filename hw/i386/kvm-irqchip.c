@@ -90,6 +90,9 @@ static bool kvm_pit_realize(DeviceState *dev, Error **errp)
         error_setg(errp, "kvm-pit: iobase 0x%x is out of range", s->iobase);
         return false;
     }
+    if (!kvm_pit_create(errp)) {
+        return false;
+    }
     switch (s->lost_tick_policy) {
     case LOST_TICK_POLICY_DELAY:
         break;                  /* KVM re-injects by default */

@@ -35,6 +35,11 @@ bool kvm_pit_ch2_set_gate(bool gate);
  * lost_tick_policy: delay re-injects, KVM's default; discard does not)
  */
 bool kvm_pit_set_reinject(bool on, Error **errp);
+/*
+ * The in-kernel PIT (KVM_CREATE_PIT2, port 0x61 left to us), made when
+ * the kvm-pit device is realized, as in 7.2; once per VM
+ */
+bool kvm_pit_create(Error **errp);
 /* The HPET's legacy mode silences the in-kernel PIT's IRQ 0 (or not) */
 void kvm_pit_set_hpet_legacy(bool on);
 /* The in-kernel irqchip: every interrupt controller and the PIT in KVM */
