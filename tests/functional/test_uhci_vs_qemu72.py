@@ -41,7 +41,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
 from qtest_session import (ORACLE, ORACLE_QTEST,  # noqa: E402
-                          qtest_session)
+                          QTestMachine, qtest_session)
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 
@@ -339,6 +339,39 @@ def compare(name, steps, device="piix3-usb-uhci", props="", irq=None):
     report(name, not diff, "; ".join(diff[:3]))
 
 
+def hotplug(binary):
+    """A controller plugged, started and ejected: the answers on the way"""
+    io = 0xd000
+    out = []
+    with QTestMachine(binary, ["-machine", "pc-i440fx-7.2", "-nodefaults",
+                               "-display", "none"]) as m:
+        q = m.machine.cmd_raw
+        out.append(repr(q("device_add", {"driver": "piix3-usb-uhci",
+                                         "id": "hu", "addr": "5"})))
+        steps = (cfgw(0x28, 0x20, 4, io | 1) + cfgw(0x28, 0x04, 2, 0x5) +
+                 [f"outw {io:#x} 0x1", f"inw {io + 2:#x}"] +
+                 cfgr(0x28, 0x00) + cfgr(0x28, 0x3c))
+        out += [m.qtest(c) for c in steps]
+        out.append(repr("return" in q("qom-list",
+                                      {"path": "/machine/peripheral/hu"})))
+        out.append(repr(q("device_del", {"id": "hu"})))
+        out.append(m.qtest("outl 0xae08 0x20"))
+        pci = m.machine.cmd("query-pci")[0]["devices"]
+        out.append(repr(sorted(d["slot"] for d in pci)))
+        out.append(repr("error" in q("qom-list",
+                                     {"path": "/machine/peripheral/hu"})))
+        out.append(m.qtest(f"inw {io + 2:#x}"))
+    return out
+
+
+def compare_hotplug():
+    theirs, ours = hotplug(ORACLE), hotplug(BINARY)
+    diff = [f"answer {i}: ours {a!r} qemu72 {b!r}"
+            for i, (a, b) in enumerate(zip(ours, theirs)) if a != b]
+    report("hotplug", not diff and len(ours) == len(theirs),
+           "; ".join(diff[:3]))
+
+
 def main():
     if not os.access(ORACLE, os.X_OK):
         print(f"SKIP: QEMU 7.2 not found at {ORACLE}")
@@ -366,6 +399,7 @@ def main():
     compare("machine-reset", machine_reset_steps())
     compare("bandwidth-0", no_device_steps(SETUP), props=",bandwidth=0")
     compare("bus-master-off", bus_master_off_steps(), irq=11)
+    compare_hotplug()
     print(f"1..{len(results)}")
     return 0 if all(results) else 1
 
