@@ -40,6 +40,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
+from qmp_machine import Machine, kvm_usable  # noqa: E402
 from qtest_session import (ORACLE, ORACLE_QTEST,  # noqa: E402
                           QTestMachine, qtest_session)
 
@@ -372,6 +373,31 @@ def compare_hotplug():
            "; ".join(diff[:3]))
 
 
+def usb_option_views(binary, machine):
+    with Machine(binary, ["-S", "-machine", machine, "-nodefaults", "-usb",
+                          "-accel", "kvm"]) as m:
+        return (m.cmd("query-pci"),
+                m.cmd("human-monitor-command",
+                      {"command-line": "info qtree"}),
+                sorted(p["name"] for p in
+                       m.cmd("qom-list", {"path": "/machine/unattached"})))
+
+
+def compare_usb_option():
+    for machine in ("pc-i440fx-7.2", "pc-i440fx-1.4"):
+        name = f"usb-option/{machine}"
+        if not kvm_usable():
+            report(f"{name} # SKIP /dev/kvm is not usable", True)
+            continue
+        theirs = usb_option_views(ORACLE, machine)
+        ours = usb_option_views(BINARY, machine)
+        what = [w for w, a, b in zip(("query-pci", "qtree", "unattached"),
+                                     theirs, ours) if a != b]
+        has = "piix3-usb-uhci" in ours[1]
+        report(name, not what and has,
+               f"differs: {what}" if what else "no piix3-usb-uhci")
+
+
 def main():
     if not os.access(ORACLE, os.X_OK):
         print(f"SKIP: QEMU 7.2 not found at {ORACLE}")
@@ -400,6 +426,7 @@ def main():
     compare("bandwidth-0", no_device_steps(SETUP), props=",bandwidth=0")
     compare("bus-master-off", bus_master_off_steps(), irq=11)
     compare_hotplug()
+    compare_usb_option()
     print(f"1..{len(results)}")
     return 0 if all(results) else 1
 
