@@ -230,7 +230,9 @@ static void uhci_cmd_write(UHCIState *s, uint16_t val)
     if ((val & UHCI_CMD_RS) && !(s->cmd & UHCI_CMD_RS)) {
         s->expire_time = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
                          UHCI_FRAME_NS;
-        timer_mod(s->frame_timer, s->expire_time);
+        if (s->frame_timer) {       /* NULL: being unplugged */
+            timer_mod(s->frame_timer, s->expire_time);
+        }
         s->status &= ~UHCI_STS_HCHALTED;
     } else if (!(val & UHCI_CMD_RS)) {
         s->status |= UHCI_STS_HCHALTED;
@@ -604,7 +606,6 @@ static bool uhci_realize(PCIDevice *dev, Error **errp)
     dev->config[PCI_CLASS_PROG] = 0x00;
     dev->config[UHCI_SBRN] = UHCI_USB_RELEASE_1;
     dev->config[PCI_INTERRUPT_PIN] = 4;     /* INTD# */
-    g_mutex_init(&s->lock);
     s->bus = usb_bus_new(DEVICE(dev));
     for (i = 0; i < UHCI_PORTS; i++) {
         usb_register_port(s->bus, &s->ports[i].port, s, i, &uhci_port_ops,
@@ -622,12 +623,24 @@ static void uhci_exit(PCIDevice *dev)
     UHCIState *s = UHCI(dev);
     int i;
 
+    /* a vCPU may still be in the registers until the BAR is gone */
+    g_mutex_lock(&s->lock);
     timer_free(s->frame_timer);
     s->frame_timer = NULL;
+    g_mutex_unlock(&s->lock);
     for (i = 0; i < UHCI_PORTS; i++) {
         usb_unregister_port(s->bus, &s->ports[i].port);
     }
-    g_mutex_clear(&s->lock);
+}
+
+static void uhci_instance_init(Object *obj)
+{
+    g_mutex_init(&UHCI(obj)->lock);
+}
+
+static void uhci_instance_finalize(Object *obj)
+{
+    g_mutex_clear(&UHCI(obj)->lock);
 }
 
 /* Properties and registration ---------------------------------------------- */
@@ -673,6 +686,8 @@ static void uhci_register_types(void)
             .parent = TYPE_PCI_DEVICE,
             .abstract = true,
             .instance_size = sizeof(UHCIState),
+            .instance_init = uhci_instance_init,
+            .instance_finalize = uhci_instance_finalize,
             .class_size = sizeof(PCIDeviceClass),
             .class_init = uhci_class_init,
         },
