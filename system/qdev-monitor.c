@@ -34,7 +34,6 @@
  */
 static const char *const refused_until_implemented[] = {
     "qemu-xhci",        /* libvirt's q35 USB controller */
-    "piix3-usb-uhci",   /* libvirt's i440fx USB controller */
 };
 
 /* QEMU 7.2's short names of device types (qdev_alias_table there) */

@@ -292,6 +292,12 @@ bool pc_devices_create(MachineState *ms, Error **errp)
             return false;
         }
     }
+    /* -usb: i440fx's UHCI function at 01.2 (q35's EHCI is refused) */
+    if (!q35 && ms->usb &&
+        !pci_realize_and_unref(pci_new(PCI_DEVFN(1, 2), false,
+                                       "piix3-usb-uhci"), pci, errp)) {
+        return false;
+    }
     if (!q35 && acpi_enabled(ms)) {
         PCIDevice *pm = pci_new(PCI_DEVFN(1, 3), false, TYPE_PIIX4_PM);
 

@@ -359,7 +359,9 @@ CLI_CASES = [
      P + "-accel kvm,kvm-shadow-mem=100: failed to initialize kvm: Invalid "
      "argument"),
     # options whose effect is not emulated are refused, not ignored
-    (["-usb"], "usb=on: USB is not supported by this build yet"),
+    # (-usb on i440fx is its piix3-usb-uhci; q35's EHCI is not emulated)
+    (["-machine", "q35", "-usb"],
+     "usb=on: USB is not supported by this build yet"),
     (["-machine", "pc-q35-8.0,usb=on"],
      "usb=on: USB is not supported by this build yet"),
     (["-rtc", "driftfix=slew"], "driftfix=slew is not supported"),

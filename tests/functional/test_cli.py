@@ -268,8 +268,8 @@ def main():
                   {"major": 8, "minor": 1, "micro": 0} and "package" in ver)
             check("greeting", vm.greeting["QMP"]["version"] == ver)
         # QEMU's shorthands: -enable-kvm is -machine accel=kvm, -no-hpet is
-        # hpet=off, -usb is usb=on (taken back here: no USB controller
-        # exists, bad-input checks that usb=on is refused); "none" for
+        # hpet=off, -usb is usb=on (taken back here: q35's EHCI does not
+        # exist, bad-input checks that usb=on is refused); "none" for
         # devices this build lacks
         with Machine(BINARY, ["-machine", "q35", "-enable-kvm", "-S",
                               "-no-hpet", "-usb", "-machine", "usb=off",

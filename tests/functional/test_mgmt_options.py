@@ -111,7 +111,10 @@ def main():
                                      "secret"} <= types)
     # Not devices here yet, so not types either (docs/devices.md)
     check("qom-list-types/refused-until-implemented",
-          not {"qemu-xhci", "piix3-usb-uhci"} & types, types)
+          "qemu-xhci" not in types, types)
+    check("qom-list-types/usb-controllers",
+          {"piix3-usb-uhci", "piix4-usb-uhci"} <= types,
+          types)
     # libvirt's PCI controllers are (docs/devices.md, "Bridges")
     check("qom-list-types/bridges",
           {"pcie-root-port", "pci-bridge", "i82801b11-bridge",
