@@ -20,6 +20,17 @@ bool kvm_notify_vmexit_stops(void);
 /* -overcommit cpu-pm=on: HLT, MWAIT, PAUSE and C-states stay in the guest */
 void kvm_disable_guest_exits(int vm_fd);
 
+/*
+ * Memory slots (kvm-memory.c): init registers the listener, slots held
+ * until kvm_memory_release(); check reports a slot KVM refused; started
+ * makes later refusals stop the VM (nobody to return them to)
+ */
+void kvm_memory_init(int kvm_fd, int vm_fd);
+bool kvm_memory_check(Error **errp);
+void kvm_memory_started(void);
+/* vm_stop(internal-error) from the main loop's next turn */
+void kvm_vm_internal_error_later(void);
+
 /* What kvm_irqchip_create made, for kvm-irqchip.c */
 void kvm_irqchip_created(int vm_fd, KernelIrqchip mode);
 /*
