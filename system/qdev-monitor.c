@@ -33,7 +33,6 @@
  * that nobody mistakes them for forgotten ones (docs/devices.md).
  */
 static const char *const refused_until_implemented[] = {
-    "qemu-xhci",        /* libvirt's q35 USB controller */
     "piix3-usb-uhci",   /* libvirt's i440fx USB controller */
 };
 

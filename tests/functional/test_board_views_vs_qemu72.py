@@ -70,8 +70,7 @@ KNOWN = {
     "regions": set(),
 }
 # Types whose configurations are skipped until they exist (issue 14)
-NEEDS = {"qemu-xhci": "issue 14 (USB controllers)",
-         "piix3-usb-uhci": "issue 14 (USB controllers)"}
+NEEDS = {"piix3-usb-uhci": "issue 14 (USB controllers)"}
 
 results = []
 
