@@ -695,6 +695,13 @@ static void xhci_unrealize(DeviceState *dev)
 
     timer_free(s->mfwrap_timer);
     s->mfwrap_timer = NULL;
+    memory_region_del_subregion(&s->mem, &s->mem_cap);
+    memory_region_del_subregion(&s->mem, &s->mem_oper);
+    memory_region_del_subregion(&s->mem, &s->mem_runtime);
+    memory_region_del_subregion(&s->mem, &s->mem_doorbell);
+    for (i = 0; i < s->numports; i++) {
+        memory_region_del_subregion(&s->mem, &s->ports[i].mem);
+    }
     for (i = 0; i < s->numports_2 || i < s->numports_3; i++) {
         usb_unregister_port(s->bus, &s->uports[i]);
     }
