@@ -8,8 +8,10 @@
  * segment or a failed DMA access sets HCE.  Commands (doorbell 0 while
  * running): up to 257 per ring, each fetch following at most 32 link
  * TRBs, so a looping ring ends.  With no USB devices (none exist yet)
- * Address Device fails as 7.2's does with none attached, and endpoint
- * commands find no endpoint enabled.
+ * Address Device fails as 7.2's does with none attached; Configure
+ * Endpoint still enables endpoints on a slot whose output context says
+ * addressed, as 7.2's does, and the endpoint commands work on those
+ * (stop, set dequeue, streams' contexts); nothing transfers.
  */
 #include <stdio.h>
 #include <string.h>
@@ -217,20 +219,227 @@ static unsigned xhci_ring_fetch(XHCIState *s, XHCIRing *ring, XHCITRB *trb,
     }
 }
 
+/* Endpoints --------------------------------------------------------------- */
+
+#define EP_STATE_MASK 0x7u
+#define EP_DISABLED 0
+#define EP_RUNNING 1
+#define EP_HALTED 2
+#define EP_STOPPED 3
+
+/* The endpoint's state (and its ring's dequeue) into its output context */
+static void xhci_set_ep_state(XHCIState *s, XHCIEPContext *ep,
+                              XHCIStreamContext *sctx, uint32_t state)
+{
+    XHCIRing *ring = NULL;
+    uint32_t ctx[5], ctx2[2];
+
+    xhci_dma_read_u32s(s, ep->pctx, ctx, 5);
+    ctx[0] = (ctx[0] & ~EP_STATE_MASK) | state;
+    if (ep->nr_pstreams) {
+        if (sctx) {
+            ring = &sctx->ring;
+            xhci_dma_read_u32s(s, sctx->pctx, ctx2, 2);
+            ctx2[0] = (ctx2[0] & 0xe) | (uint32_t)ring->dequeue | ring->ccs;
+            ctx2[1] = ring->dequeue >> 32;
+            xhci_dma_write_u32s(s, sctx->pctx, ctx2, 2);
+        }
+    } else {
+        ring = &ep->ring;
+    }
+    if (ring) {
+        ctx[2] = (uint32_t)ring->dequeue | ring->ccs;
+        ctx[3] = ring->dequeue >> 32;
+    }
+    xhci_dma_write_u32s(s, ep->pctx, ctx, 5);
+    ep->state = state;
+}
+
+static void xhci_reset_streams(XHCIEPContext *ep)
+{
+    unsigned i;
+
+    for (i = 0; i < ep->nr_pstreams; i++) {
+        ep->pstreams[i].sct = -1;
+    }
+}
+
+static unsigned xhci_disable_ep(XHCIState *s, unsigned slotid, unsigned epid)
+{
+    XHCIEPContext *ep = s->slots[slotid - 1].eps[epid - 1];
+
+    if (!ep) {
+        return CC_SUCCESS;
+    }
+    g_free(ep->pstreams);
+    ep->pstreams = NULL;
+    ep->nr_pstreams = 0;
+    /* a controller reset (DCBAAP already 0) leaves guest memory alone */
+    if (s->dcbaap_low || s->dcbaap_high) {
+        xhci_set_ep_state(s, ep, NULL, EP_DISABLED);
+    }
+    g_free(ep);
+    s->slots[slotid - 1].eps[epid - 1] = NULL;
+    return CC_SUCCESS;
+}
+
+/* ctx: the input endpoint context, returned with the state running */
+static unsigned xhci_enable_ep(XHCIState *s, unsigned slotid, unsigned epid,
+                               uint64_t pctx, uint32_t *ctx)
+{
+    uint64_t dequeue = xhci_addr64(ctx[2] & ~0xfu, ctx[3]);
+    XHCIEPContext *ep;
+    unsigned i;
+
+    xhci_disable_ep(s, slotid, epid);
+    ep = g_new0(XHCIEPContext, 1);
+    s->slots[slotid - 1].eps[epid - 1] = ep;
+    ep->pctx = pctx;
+    ep->max_pstreams = (ctx[0] >> 10) & (s->streams ? 7 : 0);
+    ep->lsa = (ctx[0] >> 15) & 1;
+    if (ep->max_pstreams) {
+        ep->nr_pstreams = 2u << ep->max_pstreams;
+        ep->pstreams = g_new0(XHCIStreamContext, ep->nr_pstreams);
+        for (i = 0; i < ep->nr_pstreams; i++) {
+            ep->pstreams[i].pctx = dequeue + i * 16;
+            ep->pstreams[i].sct = -1;
+        }
+    } else {
+        ep->ring.dequeue = dequeue;
+        ep->ring.ccs = ctx[2] & 1;
+    }
+    ep->state = EP_RUNNING;
+    ctx[0] = (ctx[0] & ~EP_STATE_MASK) | EP_RUNNING;
+    return CC_SUCCESS;
+}
+
+static XHCIEPContext *xhci_get_ep(XHCIState *s, unsigned slotid,
+                                  unsigned epid, unsigned *cc)
+{
+    if (epid < 1 || epid > 31) {
+        *cc = CC_TRB_ERROR;
+        return NULL;
+    }
+    if (!s->slots[slotid - 1].eps[epid - 1]) {
+        *cc = CC_EP_NOT_ENABLED_ERROR;
+        return NULL;
+    }
+    return s->slots[slotid - 1].eps[epid - 1];
+}
+
+static unsigned xhci_stop_ep(XHCIState *s, unsigned slotid, unsigned epid)
+{
+    unsigned cc;
+    XHCIEPContext *ep = xhci_get_ep(s, slotid, epid, &cc);
+
+    if (!ep) {
+        return cc;
+    }
+    xhci_set_ep_state(s, ep, NULL, EP_STOPPED);
+    xhci_reset_streams(ep);
+    return CC_SUCCESS;
+}
+
+/* Only a halted endpoint resets, and none halts without transfers */
+static unsigned xhci_reset_ep(XHCIState *s, unsigned slotid, unsigned epid)
+{
+    unsigned cc;
+    XHCIEPContext *ep = xhci_get_ep(s, slotid, epid, &cc);
+
+    if (!ep) {
+        return cc;
+    }
+    if (ep->state != EP_HALTED) {
+        return CC_CONTEXT_STATE_ERROR;
+    }
+    /* no device is attached to the slot */
+    return CC_USB_TRANSACTION_ERROR;
+}
+
+static XHCIStreamContext *xhci_find_stream(XHCIState *s, XHCIEPContext *ep,
+                                           unsigned streamid, unsigned *cc)
+{
+    XHCIStreamContext *sctx;
+    uint32_t ctx[2];
+
+    /*
+     * 7.2 asserts a stream ID; a guest's 0 ends QEMU there, and is an
+     * invalid stream ID here
+     */
+    if (!ep->lsa || streamid == 0) {
+        *cc = ep->lsa ? CC_INVALID_STREAM_ID_ERROR
+                      : CC_INVALID_STREAM_TYPE_ERROR;
+        return NULL;
+    }
+    if (streamid >= ep->nr_pstreams) {
+        *cc = CC_INVALID_STREAM_ID_ERROR;
+        return NULL;
+    }
+    sctx = &ep->pstreams[streamid];
+    if (sctx->sct == -1) {
+        xhci_dma_read_u32s(s, sctx->pctx, ctx, 2);
+        if (((ctx[0] >> 1) & 7) != 1) {
+            *cc = CC_INVALID_STREAM_TYPE_ERROR;
+            return NULL;
+        }
+        sctx->sct = 1;
+        sctx->ring.dequeue = xhci_addr64(ctx[0] & ~0xfu, ctx[1]);
+        sctx->ring.ccs = true;
+    }
+    return sctx;
+}
+
+static unsigned xhci_set_ep_dequeue(XHCIState *s, unsigned slotid,
+                                    unsigned epid, unsigned streamid,
+                                    uint64_t dequeue)
+{
+    XHCIStreamContext *sctx = NULL;
+    XHCIRing *ring;
+    unsigned cc;
+    XHCIEPContext *ep = xhci_get_ep(s, slotid, epid, &cc);
+
+    if (!ep) {
+        return cc;
+    }
+    if (ep->state != EP_STOPPED) {
+        return CC_CONTEXT_STATE_ERROR;
+    }
+    if (ep->nr_pstreams) {
+        sctx = xhci_find_stream(s, ep, streamid, &cc);
+        if (!sctx) {
+            return cc;
+        }
+        ring = &sctx->ring;
+    } else {
+        ring = &ep->ring;
+    }
+    ring->dequeue = dequeue & ~0xfull;
+    ring->ccs = dequeue & 1;
+    xhci_set_ep_state(s, ep, sctx, EP_STOPPED);
+    return CC_SUCCESS;
+}
+
+/* Slots ------------------------------------------------------------------- */
+
 static unsigned xhci_enable_slot(XHCIState *s, unsigned slotid)
 {
     s->slots[slotid - 1].enabled = true;
     s->slots[slotid - 1].uport = NULL;
+    memset(s->slots[slotid - 1].eps, 0, sizeof(s->slots[slotid - 1].eps));
     return CC_SUCCESS;
 }
 
 unsigned xhci_disable_slot(XHCIState *s, unsigned slotid)
 {
     XHCISlot *slot = &s->slots[slotid - 1];
+    unsigned i;
 
+    for (i = 1; i <= 31; i++) {
+        xhci_disable_ep(s, slotid, i);
+    }
+    /* the output context stays: 7.2 keeps it for the next Address */
     slot->enabled = slot->addressed = false;
     slot->uport = NULL;
-    slot->ctx = 0;
     return CC_SUCCESS;
 }
 
@@ -301,9 +510,13 @@ static unsigned xhci_configure_slot(XHCIState *s, unsigned slotid,
                                     uint64_t ictx, bool dc)
 {
     uint64_t octx = s->slots[slotid - 1].ctx;
-    uint32_t ictl[2], islot_ctx[4], slot_ctx[4];
+    uint32_t ictl[2], islot_ctx[4], slot_ctx[4], ep_ctx[5];
+    unsigned i, res;
 
     if (dc) {
+        for (i = 2; i <= 31; i++) {
+            xhci_disable_ep(s, slotid, i);
+        }
         xhci_set_slot_state(s, slotid, SLOT_ADDRESSED);
         return CC_SUCCESS;
     }
@@ -318,10 +531,24 @@ static unsigned xhci_configure_slot(XHCIState *s, unsigned slotid,
         return CC_CONTEXT_STATE_ERROR;
     }
     /*
-     * Only a slot addressed to a device gets here in 7.2; with none, a
-     * guest's stale context does: its endpoints are not enabled (none
-     * are modelled), the slot's state and entries are taken as 7.2 does
+     * A slot addressed to a device gets here, and (as in 7.2) one whose
+     * output context merely says so; with no device, no streams are
+     * allocated on it
      */
+    for (i = 2; i <= 31; i++) {
+        if (ictl[0] & (1u << i)) {
+            xhci_disable_ep(s, slotid, i);
+        }
+        if (ictl[1] & (1u << i)) {
+            xhci_dma_read_u32s(s, ictx + 32 + 32 * i, ep_ctx, 5);
+            xhci_disable_ep(s, slotid, i);
+            res = xhci_enable_ep(s, slotid, i, octx + 32 * i, ep_ctx);
+            if (res != CC_SUCCESS) {
+                return res;
+            }
+            xhci_dma_write_u32s(s, octx + 32 * i, ep_ctx, 5);
+        }
+    }
     slot_ctx[3] &= ~(SLOT_STATE_MASK << SLOT_STATE_SHIFT);
     slot_ctx[3] |= SLOT_CONFIGURED << SLOT_STATE_SHIFT;
     slot_ctx[0] = (slot_ctx[0] & ~SLOT_ENTRIES_MASK) |
@@ -389,12 +616,9 @@ static unsigned xhci_get_slot(XHCIState *s, XHCIEvent *ev, const XHCITRB *t)
     return slotid;
 }
 
-static unsigned xhci_endpoint_command(const XHCITRB *t)
+static unsigned trb_epid(const XHCITRB *t)
 {
-    unsigned epid = (t->control >> 16) & 0x1f;
-
-    /* no endpoint is ever enabled without a device */
-    return epid < 1 ? CC_TRB_ERROR : CC_EP_NOT_ENABLED_ERROR;
+    return (t->control >> 16) & 0x1f;
 }
 
 void xhci_process_commands(XHCIState *s)
@@ -443,14 +667,26 @@ void xhci_process_commands(XHCIState *s)
             }
             break;
         case CR_STOP_ENDPOINT:
+            if ((slotid = xhci_get_slot(s, &ev, &t))) {
+                ev.ccode = xhci_stop_ep(s, slotid, trb_epid(&t));
+            }
+            break;
         case CR_RESET_ENDPOINT:
+            if ((slotid = xhci_get_slot(s, &ev, &t))) {
+                ev.ccode = xhci_reset_ep(s, slotid, trb_epid(&t));
+            }
+            break;
         case CR_SET_TR_DEQUEUE:
             if ((slotid = xhci_get_slot(s, &ev, &t))) {
-                ev.ccode = xhci_endpoint_command(&t);
+                ev.ccode = xhci_set_ep_dequeue(s, slotid, trb_epid(&t),
+                                               t.status >> 16, t.parameter);
             }
             break;
         case CR_RESET_DEVICE:
             if ((slotid = xhci_get_slot(s, &ev, &t))) {
+                for (i = 2; i <= 31; i++) {
+                    xhci_disable_ep(s, slotid, i);
+                }
                 xhci_set_slot_state(s, slotid, SLOT_DEFAULT);
                 ev.ccode = CC_SUCCESS;
             }

@@ -693,6 +693,11 @@ static void xhci_unrealize(DeviceState *dev)
     XHCIState *s = XHCI(dev);
     unsigned i;
 
+    g_mutex_lock(&s->lock);
+    for (i = 0; i < s->numslots; i++) {
+        xhci_disable_slot(s, i + 1);
+    }
+    g_mutex_unlock(&s->lock);
     timer_free(s->mfwrap_timer);
     s->mfwrap_timer = NULL;
     memory_region_del_subregion(&s->mem, &s->mem_cap);

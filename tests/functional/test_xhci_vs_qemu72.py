@@ -26,6 +26,11 @@ before it), and answer the same steps one by one:
   * the bounds: a link TRB to itself (32 links, then nothing), a two-TRB
     loop of No-Ops (the 257-command limit, the event ring full), an ERDP
     outside the ring and a bad ERSTSZ (HCE), stopping the command ring;
+  * endpoints configured on a slot whose output context says addressed
+    (7.2 enables them without a device), with and without streams, and
+    the endpoint commands on them;
+  * seeded random command traffic (any type, slot, context, cycle bit,
+    link, ack, IMAN and MSI-X state), every answer compared;
   * a machine reset of a running controller (registers, MSI-X, config);
   * MFINDEX on the VM clock and its wrap event (EWE), with clock_step
     against the upstream 7.2 build with the qtest accelerator.
@@ -34,6 +39,7 @@ Skips (77) where QEMU 7.2 is missing.
 """
 
 import os
+import random
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
@@ -289,6 +295,91 @@ def reset_steps():
     return s + all_registers()
 
 
+def endpoint_steps(streams):
+    """Endpoints 2 and 3 configured on a slot whose output context (at 0,
+    where a never-addressed slot's is) says addressed, as 7.2 allows:
+    stop, reset, set dequeue (on streams: stream IDs, the stream context
+    type), deconfigure, reset device, disable slot; contexts read back"""
+    ep0 = (0x2 << 10 | 1 << 15) if streams else 0
+    s = ["memset 0x0 0x400 0", "writel 0xc 0x10000000",
+         f"memset 0x{ICTX:x} 0x440 0", f"writel 0x{ICTX + 4:x} 0xd",
+         f"writel 0x{ICTX + 0x20:x} 0x18000000",
+         f"writel 0x{ICTX + 0x60:x} 0x{ep0:x}",
+         f"writel 0x{ICTX + 0x64:x} 0x00400026",
+         f"writeq 0x{ICTX + 0x68:x} 0x{BW | 1:x}",
+         f"writel 0x{ICTX + 0x80:x} 0x{ep0:x}",
+         f"writel 0x{ICTX + 0x84:x} 0x02000016",
+         f"writeq 0x{ICTX + 0x88:x} 0x{BW + 0x100:x}",
+         # stream contexts: stream 1 primary (SCT 1), stream 2 SCT 3
+         f"writeq 0x{BW + 0x10:x} 0x{0x20002 | 1 << 1:x}",
+         f"writeq 0x{BW + 0x20:x} 0x{0x30000 | 3 << 1:x}"]
+    a = CMD
+    for ttype, slot, param, status, extra in (
+            (9, 0, 0, 0, 0), (12, 1, ICTX, 0, 0),
+            (12, 1, ICTX, 0, 0),                # again: re-enabled
+            (16, 1, 0x40001, 1 << 16, 2 << 16),  # not stopped
+            (15, 1, 0, 0, 2 << 16), (15, 1, 0, 0, 3 << 16),
+            (15, 1, 0, 0, 4 << 16), (15, 1, 0, 0, 0),
+            (14, 1, 0, 0, 2 << 16),             # not halted
+            (16, 1, 0x50001, 1 << 16, 2 << 16),
+            (16, 1, 0x60000, 2 << 16, 2 << 16),
+            (16, 1, 0x70001, 9 << 16, 2 << 16),
+            (16, 1, 0x80001, 1 << 16, 3 << 16),
+            (17, 1, 0, 0, 0), (15, 1, 0, 0, 2 << 16),
+            (12, 1, ICTX, 0, 0), (12, 1, 0, 0, 1 << 9),
+            (15, 1, 0, 0, 3 << 16), (12, 1, ICTX, 0, 0),
+            (10, 1, 0, 0, 0), (15, 1, 0, 0, 2 << 16)):
+        s += trb(a, param, status, slot << 24 | ttype << 10 | extra | 1)
+        a += 16
+    s += ring_setup() + [wr(0x2000, 0), wr(0x2004, 2), wr(0x2004, 3)]
+    s += events() + [f"readl 0x{o:x}" for o in range(0, 0x80, 4)]
+    return s + [f"readq 0x{BW + o:x}" for o in range(0, 0x30, 8)]
+
+
+def random_steps(seed):
+    """Seeded random command traffic on a well-formed setup: commands of
+    any type (mostly the defined ones) on any slot, contexts of random
+    words, wrong cycle bits, link TRBs with and without toggle, acks at
+    random places, IMAN and MSI-X toggled"""
+    r = random.Random(seed)
+    s = [f"memset 0x{ICTX:x} 0x440 0", f"memset 0x{OCTX:x} 0x440 0"]
+    for _ in range(24):
+        s.append(f"writel 0x{r.choice([ICTX, OCTX]) + 4 * r.randrange(0x110):x}"
+                 f" 0x{r.choice([0, 1, 2, 3, 0x10000, 2 << 27, r.getrandbits(32)]):x}")
+    s += [f"writeq 0x{DCBAA + 8 * i:x} 0x{OCTX:x}" for i in range(1, 4)]
+    s += ring_setup(inte=r.random() < 0.8) + [wr(0x3000, MSG), wr(0x3008, 7),
+                                              wr(0x300c, 0)]
+    a, ccs, done = CMD, 1, 0
+    for _ in range(12):
+        for _ in range(r.randrange(1, 6)):
+            if a >= CMD + 16 * 30 or r.random() < 0.05:
+                tc = r.random() < 0.8
+                s += cmd(a, 6, cycle=ccs, param=CMD, extra=0x2 if tc else 0)
+                ccs ^= tc
+                a = CMD
+                continue
+            ttype = r.choice([9, 9, 10, 11, 12, 13, 14, 15, 16, 17, 21, 23,
+                              23, r.randrange(64)])
+            slot = r.choice([0, 1, 2, 3, r.randrange(256)])
+            param = r.choice([ICTX, OCTX, BW, 0, r.getrandbits(20) << 4])
+            cyc = ccs if r.random() < 0.95 else ccs ^ 1
+            s += cmd(a, ttype, cycle=cyc, slot=slot, param=param,
+                     extra=r.choice([0, 1 << 9, r.randrange(32) << 16]))
+            a += 16
+        s += [wr(0x2000, r.choice([0, 0, 0, 1]))] + events()
+        k = r.random()
+        if k < 0.5:
+            done = (done + r.randrange(1, 8)) % EVT_SIZE
+            s += ack(done)
+        elif k < 0.6:
+            s += cfg_write(0, 3, 0x90, r.choice([0, 0x80000000, 0xc0000000]))
+        elif k < 0.7:
+            s += [wr(0x1020, r.choice([0, 1, 2, 3]))]
+        s += [f"readl 0x{MSG:x}", f"writel 0x{MSG:x} 0x0"]
+    s += [f"readl 0x{o:x}" for o in range(OCTX, OCTX + 0x60, 4)]
+    return s + [f"readq 0x{BW:x}", f"readq 0x{BW + 8:x}", rd(0x44)]
+
+
 def clock_steps():
     s = [rd(0x1000), "clock_step 1000000", rd(0x1000)]
     s += ring_setup() + [rd(0x1000), "clock_step 1000000", rd(0x1000),
@@ -349,6 +440,16 @@ def main():
             place_bar(0, 3) + msix_steps())
     compare("commands/bounds", "pc-q35-7.2", on_root,
             place_bar(0, 3) + bound_steps())
+    compare("commands/endpoints", "pc-q35-7.2", on_root,
+            place_bar(0, 3) + endpoint_steps(False))
+    compare("commands/endpoints-streams", "pc-q35-7.2", on_root,
+            place_bar(0, 3) + endpoint_steps(True))
+    compare("commands/endpoints-no-streams", "pc-q35-7.2",
+            ["qemu-xhci,id=usb,addr=3,streams=off"],
+            place_bar(0, 3) + endpoint_steps(True))
+    for seed in range(4):
+        compare(f"commands/random-{seed}", "pc-q35-7.2", on_root,
+                place_bar(0, 3) + random_steps(seed))
     # the PIT's IRQ 0 at a machine reset is reported at another step here
     compare("reset", "pc-q35-7.2", on_root, place_bar(0, 3) + reset_steps(),
             irqs=False)

@@ -44,10 +44,33 @@ typedef struct XHCIPort {
     MemoryRegion mem;
 } XHCIPort;
 
+typedef struct XHCIRing {
+    uint64_t dequeue;
+    bool ccs;
+} XHCIRing;
+
+/* A primary stream's context (7.2 reads it on first use: sct -1 until) */
+typedef struct XHCIStreamContext {
+    uint64_t pctx;
+    int sct;
+    XHCIRing ring;
+} XHCIStreamContext;
+
+/* An enabled endpoint: its output context and transfer ring or streams */
+typedef struct XHCIEPContext {
+    uint64_t pctx;
+    uint32_t state;             /* EP_RUNNING, EP_STOPPED, ... */
+    XHCIRing ring;
+    unsigned max_pstreams, nr_pstreams;
+    bool lsa;
+    XHCIStreamContext *pstreams;
+} XHCIEPContext;
+
 typedef struct XHCISlot {
     bool enabled, addressed;
     uint64_t ctx;               /* the output device context */
     USBPort *uport;
+    XHCIEPContext *eps[31];     /* by endpoint ID - 1 */
 } XHCISlot;
 
 typedef struct XHCIInterrupter {
@@ -60,11 +83,6 @@ typedef struct XHCIInterrupter {
     uint32_t er_size;           /* in TRBs, 0: none */
     uint32_t er_ep_idx;         /* the enqueue index */
 } XHCIInterrupter;
-
-typedef struct XHCIRing {
-    uint64_t dequeue;
-    bool ccs;
-} XHCIRing;
 
 struct XHCIState {
     DeviceState parent_obj;
