@@ -185,12 +185,17 @@ static MemTxResult flatview_rw(FlatView *fv, hwaddr addr, uint8_t *buf,
                     memcpy(buf, mr->ram_ptr + off, l);
                 }
             } else if (mr->ram) {
-                /* A write to ROM is dropped, to the end of the ROM */
+                /*
+                 * A write to ROM is dropped, to the end of the ROM, and
+                 * fails as 7.2's does (its ROM answers writes as
+                 * unassigned memory): a device's DMA sees the error
+                 */
                 Int128 avail = (Int128)r->start + r->size - addr;
 
                 if (avail < l) {
                     l = (hwaddr)avail;
                 }
+                result |= MEMTX_DECODE_ERROR;
             } else {
                 uint64_t v = 0;
                 unsigned i;

@@ -26,16 +26,6 @@
 #include "qemu/option.h"
 #include "sysemu/device.h"
 
-/*
- * Devices libvirt adds to its default domains that this tree does not
- * have yet: refused with QEMU's text for an unknown device, as any other
- * missing device, until the PCI work brings them.  The list exists so
- * that nobody mistakes them for forgotten ones (docs/devices.md).
- */
-static const char *const refused_until_implemented[] = {
-    "qemu-xhci",        /* libvirt's q35 USB controller */
-};
-
 /* QEMU 7.2's short names of device types (qdev_alias_table there) */
 static const struct {
     const char *typename, *alias;
@@ -68,11 +58,6 @@ static DeviceClass *qdev_get_device_class(const char *driver, Error **errp)
         }
     }
 
-    for (i = 0; i < G_N_ELEMENTS(refused_until_implemented); i++) {
-        if (!strcmp(driver, refused_until_implemented[i])) {
-            oc = NULL;
-        }
-    }
     if (!oc || !object_class_dynamic_cast(oc, TYPE_DEVICE)) {
         error_setg(errp, "'%s' is not a valid device model name", driver);
         return NULL;

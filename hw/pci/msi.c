@@ -290,24 +290,26 @@ static void msix_mask_all(PCIDevice *dev)
     }
 }
 
-int msix_init_exclusive_bar(PCIDevice *dev, unsigned nentries, int bar,
-                            Error **errp)
+int msix_init(PCIDevice *dev, unsigned nentries, MemoryRegion *table_bar,
+              int table_bar_nr, uint32_t table_offset, MemoryRegion *pba_bar,
+              int pba_bar_nr, uint32_t pba_offset, uint8_t cap_pos,
+              Error **errp)
 {
     unsigned table_size = nentries * PCI_MSIX_ENTRY_SIZE;
     unsigned pba_size = (nentries + 63) / 64 * 8;
-    char *name;
     int pos;
 
-    g_assert(nentries >= 1 && nentries <= 128);
-    pos = pci_add_capability(dev, PCI_CAP_ID_MSIX, 0, 12, errp);
+    g_assert(nentries >= 1 && nentries <= 2048);
+    g_assert(!((table_offset | pba_offset) & 7));
+    pos = pci_add_capability(dev, PCI_CAP_ID_MSIX, cap_pos, 12, errp);
     if (pos < 0) {
         return -1;
     }
     dev->msix_cap = pos;
     dev->msix_entries = nentries;
     pci_set_word(dev->config + pos + PCI_MSIX_FLAGS, nentries - 1);
-    pci_set_long(dev->config + pos + 4, bar);            /* table at 0 */
-    pci_set_long(dev->config + pos + 8, 0x800 | bar);     /* PBA at 2 KiB */
+    pci_set_long(dev->config + pos + 4, table_offset | table_bar_nr);
+    pci_set_long(dev->config + pos + 8, pba_offset | pba_bar_nr);
     dev->wmask[pos + PCI_MSIX_FLAGS + 1] =
         (PCI_MSIX_FLAGS_MASKALL | PCI_MSIX_FLAGS_ENABLE) >> 8;
     dev->msix_table = g_malloc0(table_size);
@@ -315,35 +317,62 @@ int msix_init_exclusive_bar(PCIDevice *dev, unsigned nentries, int bar,
     dev->msix_function_masked = true;
     msix_mask_all(dev);
 
-    name = g_strdup_printf("%s-msix", object_get_typename(OBJECT(dev)));
-    memory_region_init(&dev->msix_exclusive_bar, OBJECT(dev), name, 0x1000);
-    g_free(name);
     memory_region_init_io(&dev->msix_table_mmio, OBJECT(dev), &msix_table_ops,
                           dev, "msix-table", table_size);
-    memory_region_add_subregion(&dev->msix_exclusive_bar, 0,
+    memory_region_add_subregion(table_bar, table_offset,
                                 &dev->msix_table_mmio);
     memory_region_init_io(&dev->msix_pba_mmio, OBJECT(dev), &msix_pba_ops,
                           dev, "msix-pba", pba_size);
-    memory_region_add_subregion(&dev->msix_exclusive_bar, 0x800,
-                                &dev->msix_pba_mmio);
+    memory_region_add_subregion(pba_bar, pba_offset, &dev->msix_pba_mmio);
+    dev->msix_table_bar = table_bar;
+    dev->msix_pba_bar = pba_bar;
+    return pos;
+}
+
+int msix_init_exclusive_bar(PCIDevice *dev, unsigned nentries, int bar,
+                            Error **errp)
+{
+    char *name;
+    int pos;
+
+    g_assert(nentries >= 1 && nentries <= 128);
+    name = g_strdup_printf("%s-msix", object_get_typename(OBJECT(dev)));
+    memory_region_init(&dev->msix_exclusive_bar, OBJECT(dev), name, 0x1000);
+    g_free(name);
+    /* table at 0, PBA at 2 KiB */
+    pos = msix_init(dev, nentries, &dev->msix_exclusive_bar, bar, 0,
+                    &dev->msix_exclusive_bar, bar, 0x800, 0, errp);
+    if (pos < 0) {
+        return -1;
+    }
     pci_register_bar(dev, bar, 0, &dev->msix_exclusive_bar);
     return pos;
 }
 
-void msix_uninit_exclusive_bar(PCIDevice *dev)
+void msix_uninit(PCIDevice *dev)
 {
     if (!dev->msix_table) {
         return;
     }
-    memory_region_del_subregion(&dev->msix_exclusive_bar,
-                                &dev->msix_table_mmio);
-    memory_region_del_subregion(&dev->msix_exclusive_bar,
-                                &dev->msix_pba_mmio);
+    memory_region_del_subregion(dev->msix_table_bar, &dev->msix_table_mmio);
+    memory_region_del_subregion(dev->msix_pba_bar, &dev->msix_pba_mmio);
     object_unparent(OBJECT(&dev->msix_table_mmio));
     object_unparent(OBJECT(&dev->msix_pba_mmio));
     g_free(dev->msix_table);
     g_free(dev->msix_pba);
     dev->msix_table = dev->msix_pba = NULL;
+}
+
+void msix_uninit_exclusive_bar(PCIDevice *dev)
+{
+    msix_uninit(dev);
+}
+
+void msix_clear_pending(PCIDevice *dev, unsigned vector)
+{
+    if (dev->msix_cap && vector < dev->msix_entries) {
+        msix_set_pending(dev, vector, false);
+    }
 }
 
 void msix_reset(PCIDevice *dev)

@@ -119,6 +119,15 @@ int pcie_cap_init(PCIDevice *dev, uint8_t offset, uint8_t type, uint8_t port,
     return pos;
 }
 
+int pcie_endpoint_cap_init(PCIDevice *dev, uint8_t offset, Error **errp)
+{
+    PCIBus *bus = (PCIBus *)DEVICE(dev)->parent_bus;
+
+    return pcie_cap_init(dev, offset, pci_bus_is_root(bus)
+                                      ? PCI_EXP_TYPE_RC_END
+                                      : PCI_EXP_TYPE_ENDPOINT, 0, errp);
+}
+
 void pcie_cap_deverr_init(PCIDevice *dev)
 {
     int pos = dev->exp_cap;

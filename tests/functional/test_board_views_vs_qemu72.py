@@ -69,9 +69,8 @@ KNOWN = {
     "gpio": set(),
     "regions": set(),
 }
-# Types whose configurations are skipped until they exist (issue 14;
-# piix3-usb-uhci exists, so i440fx's libvirt configuration is compared)
-NEEDS = {"qemu-xhci": "issue 14 (USB controllers)"}
+# Types whose configurations are skipped until they exist: none now
+NEEDS = {}
 
 results = []
 

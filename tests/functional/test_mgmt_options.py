@@ -109,12 +109,9 @@ def main():
     types = set(t["name"] for t in q.cmd("qom-list-types")["return"])
     check("qom-list-types/devices", {"isa-serial", "memory-backend-ram",
                                      "secret"} <= types)
-    # Not devices here yet, so not types either (docs/devices.md)
-    check("qom-list-types/refused-until-implemented",
-          "qemu-xhci" not in types, types)
+    # libvirt's USB controllers are (docs/devices.md, "USB")
     check("qom-list-types/usb-controllers",
-          {"piix3-usb-uhci", "piix4-usb-uhci"} <= types,
-          types)
+          {"qemu-xhci", "piix3-usb-uhci", "piix4-usb-uhci"} <= types, types)
     # libvirt's PCI controllers are (docs/devices.md, "Bridges")
     check("qom-list-types/bridges",
           {"pcie-root-port", "pci-bridge", "i82801b11-bridge",

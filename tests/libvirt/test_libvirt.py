@@ -407,11 +407,10 @@ def test_domxml_to_native(emb, tmp):
                   "kvm-pv-eoi=off" in argv and "kvm-pv-unhalt=on" in argv,
                   argv)
         if name == "q35-usb":
-            # qemu-xhci is refused until the USB work brings it
-            # (docs/devices.md): it is no type, so libvirt leaves it out
-            # of the command line
-            check(f"domxml-to-native/{name}/no-refused-devices",
-                  '"driver":"qemu-xhci"' not in argv, argv)
+            # qemu-xhci is a type here (docs/devices.md, "USB"): libvirt
+            # writes it behind its first root port, and the domain runs
+            check(f"domxml-to-native/{name}/qemu-xhci",
+                  '"driver":"qemu-xhci"' in argv, argv)
         if name == "i440fx-usb":
             # piix3-usb-uhci is a type: libvirt writes i440fx's USB
             # controller as that device at 01.2, not as -usb

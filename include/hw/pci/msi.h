@@ -38,6 +38,19 @@ void msi_write_config(PCIDevice *dev, uint32_t addr, uint32_t val, int len);
 int msix_init_exclusive_bar(PCIDevice *dev, unsigned nentries, int bar,
                             Error **errp);
 void msix_uninit_exclusive_bar(PCIDevice *dev);
+/*
+ * MSI-X with nentries vectors, the table at table_offset of table_bar (BAR
+ * number table_bar_nr) and the PBA at pba_offset of pba_bar, as regions
+ * "msix-table" and "msix-pba" added to those; cap_pos 0 for the first
+ * free offset.  The capability's offset, or -1
+ */
+int msix_init(PCIDevice *dev, unsigned nentries, MemoryRegion *table_bar,
+              int table_bar_nr, uint32_t table_offset, MemoryRegion *pba_bar,
+              int pba_bar_nr, uint32_t pba_offset, uint8_t cap_pos,
+              Error **errp);
+void msix_uninit(PCIDevice *dev);
+/* A vector the device stopped using loses its pending bit (7.2's unuse) */
+void msix_clear_pending(PCIDevice *dev, unsigned vector);
 bool msi_enabled(const PCIDevice *dev);
 /* Sends vector's message (its data, with the vector in the low bits of
  * those enabled, written to its address) */

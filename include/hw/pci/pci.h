@@ -155,6 +155,7 @@ struct PCIDevice {
     bool hpev_notified;         /* a PCIe slot's hot-plug event signalled */
     uint8_t *msix_table, *msix_pba;
     MemoryRegion msix_exclusive_bar, msix_table_mmio, msix_pba_mmio;
+    MemoryRegion *msix_table_bar, *msix_pba_bar;    /* where they are */
     /*
      * What the device reaches as a bus master (DMA, MSI messages): a
      * container ("bus master container") holding an alias of system

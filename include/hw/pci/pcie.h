@@ -15,9 +15,11 @@
 
 /* PCIe capability registers (offsets in the capability) */
 #define PCI_EXP_FLAGS 0x02
+#define  PCI_EXP_TYPE_ENDPOINT 0x0
 #define  PCI_EXP_TYPE_ROOT_PORT 0x4
 #define  PCI_EXP_TYPE_DOWNSTREAM 0x6
 #define  PCI_EXP_TYPE_PCI_BRIDGE 0x7
+#define  PCI_EXP_TYPE_RC_END 0x9
 #define  PCI_EXP_FLAGS_SLOT 0x0100
 #define PCI_EXP_DEVCAP 0x04
 #define PCI_EXP_DEVCTL 0x08
@@ -89,6 +91,11 @@ typedef struct PCIESlot {
 /* The PCIe capability (v2) of a port or bridge of type, port number */
 int pcie_cap_init(PCIDevice *dev, uint8_t offset, uint8_t type, uint8_t port,
                   Error **errp);
+/*
+ * An endpoint's PCIe capability (v2): a Root Complex Integrated Endpoint
+ * on a root bus, as 7.2 makes it for Windows' sake, else an Endpoint
+ */
+int pcie_endpoint_cap_init(PCIDevice *dev, uint8_t offset, Error **errp);
 void pcie_cap_deverr_init(PCIDevice *dev);
 void pcie_cap_arifwd_init(PCIDevice *dev);
 void pcie_cap_slot_init(PCIDevice *dev, PCIESlot *s);
