@@ -108,6 +108,21 @@ class QTestMachine:
                                 {"command-line": line})
 
 
+def pci_cfg_write(devfn, off, size, val, bus=0):
+    """qtest steps writing size bytes of val at config offset off of
+    bus:devfn through 0xCF8/0xCFC"""
+    addr = 0x80000000 | bus << 16 | devfn << 8 | (off & 0xfc)
+    return [f"outl 0xcf8 {addr:#x}",
+            f"out{ {1: 'b', 2: 'w', 4: 'l'}[size]} {0xcfc + (off & 3):#x} "
+            f"{val:#x}"]
+
+
+def pci_cfg_read(devfn, off, bus=0):
+    """qtest steps reading the dword at config offset off of bus:devfn"""
+    addr = 0x80000000 | bus << 16 | devfn << 8 | (off & 0xfc)
+    return [f"outl 0xcf8 {addr:#x}", "inl 0xcfc"]
+
+
 def qemu72_available(binary=None):
     """Whether binary (ORACLE by default) runs and says it is QEMU 7.2"""
     try:

@@ -29,6 +29,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
 from qtest_session import qtest_session  # noqa: E402
+from qtest_session import pci_cfg_read as cfgr  # noqa: E402
+from qtest_session import pci_cfg_write as cfgw  # noqa: E402
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 ORACLE = os.environ.get("QEMU_72", "/usr/bin/qemu-system-x86_64")
@@ -40,17 +42,6 @@ def report(name, ok, detail=""):
     results.append(ok)
     print(f"{'ok' if ok else 'not ok'} {len(results)} - pci-irq/{name}" +
           ("" if ok else f" # {detail}"))
-
-
-def cfgw(devfn, off, size, val):
-    return [f"outl 0xcf8 {0x80000000 | devfn << 8 | (off & 0xfc):#x}",
-            f"out{ {1: 'b', 2: 'w', 4: 'l'}[size]} {0xcfc + (off & 3):#x} "
-            f"{val:#x}"]
-
-
-def cfgr(devfn, off):
-    return [f"outl 0xcf8 {0x80000000 | devfn << 8 | (off & 0xfc):#x}",
-            "inl 0xcfc"]
 
 
 def bar(slot):

@@ -43,6 +43,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
 from qmp_machine import Machine, kvm_usable  # noqa: E402
 from qtest_session import (ORACLE, ORACLE_QTEST,  # noqa: E402
                           QTestMachine, qtest_session)
+from qtest_session import pci_cfg_read as cfgr  # noqa: E402
+from qtest_session import pci_cfg_write as cfgw  # noqa: E402
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 
@@ -67,17 +69,6 @@ def report(name, ok, detail=""):
     results.append(ok)
     print(f"{'ok' if ok else 'not ok'} {len(results)} - uhci/{name}" +
           ("" if ok else f" # {detail}"))
-
-
-def cfgw(devfn, off, size, val):
-    return [f"outl 0xcf8 {0x80000000 | devfn << 8 | (off & 0xfc):#x}",
-            f"out{ {1: 'b', 2: 'w', 4: 'l'}[size]} {0xcfc + (off & 3):#x} "
-            f"{val:#x}"]
-
-
-def cfgr(devfn, off):
-    return [f"outl 0xcf8 {0x80000000 | devfn << 8 | (off & 0xfc):#x}",
-            "inl 0xcfc"]
 
 
 SETUP_STEPS = (["irq_intercept_in ioapic"] +
