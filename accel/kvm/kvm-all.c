@@ -736,9 +736,6 @@ bool kvm_init_vcpus(MachineState *ms, Error **errp)
 {
     guint i;
 
-    if (!kvm_memory_check(errp)) {
-        return false;
-    }
     for (i = 0; ms->cpus && i < ms->cpus->len; i++) {
         if (!kvm_init_vcpu(ms, g_ptr_array_index(ms->cpus, i), errp)) {
             return false;
@@ -807,7 +804,6 @@ static const RunstateHooks kvm_runstate_hooks = {
 
 void kvm_start_machine(MachineState *ms)
 {
-    kvm_memory_started();
     /* otherwise the board's userspace PICs and IOAPIC take the GSIs */
     if (kvm_irqchip_in_kernel()) {
         pc_set_irq_handler(kvm_set_irq);

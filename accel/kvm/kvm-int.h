@@ -22,12 +22,10 @@ void kvm_disable_guest_exits(int vm_fd);
 
 /*
  * Memory slots (kvm-memory.c): init registers the listener, slots held
- * until kvm_memory_release(); check reports a slot KVM refused; started
- * makes later refusals stop the VM (nobody to return them to)
+ * until kvm_memory_release() (which reports a slot KVM refused); after it
+ * a refusal stops the VM (nobody to return it to)
  */
 void kvm_memory_init(int kvm_fd, int vm_fd);
-bool kvm_memory_check(Error **errp);
-void kvm_memory_started(void);
 /* vm_stop(internal-error) from the main loop's next turn */
 void kvm_vm_internal_error_later(void);
 

@@ -36,9 +36,9 @@ typedef struct KVMMemory {
     GArray *slots;      /* KVMSlot */
     int max_slots;
     bool readonly_mem;  /* KVM_CAP_READONLY_MEM */
-    char *slot_error;   /* a slot update failed (reported at vCPU init) */
+    char *slot_error;   /* a slot update failed (reported at release) */
     bool held;          /* the machine is being built: no slot updates */
-    bool started;       /* start-up is over: errors stop the VM */
+    bool started;       /* released: errors stop the VM */
 } KVMMemory;
 
 static KVMMemory kvm_mem;
@@ -229,19 +229,11 @@ bool kvm_memory_release(Error **errp)
     fv = address_space_get_flatview(&address_space_memory);
     kvm_memory_commit(&s->listener, &address_space_memory, NULL, fv);
     flatview_unref(fv);
-    return kvm_memory_check(errp);
-}
-
-bool kvm_memory_check(Error **errp)
-{
-    if (kvm_mem.slot_error) {
-        error_setg(errp, "%s", kvm_mem.slot_error);
+    /* start-up's last slot update: later ones stop the VM on an error */
+    s->started = true;
+    if (s->slot_error) {
+        error_setg(errp, "%s", s->slot_error);
         return false;
     }
     return true;
-}
-
-void kvm_memory_started(void)
-{
-    kvm_mem.started = true;
 }
