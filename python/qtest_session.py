@@ -123,6 +123,18 @@ def pci_cfg_read(devfn, off, bus=0):
     return [f"outl 0xcf8 {addr:#x}", "inl 0xcfc"]
 
 
+def report_comparison(report, name, diff):
+    """A compare_with_qemu72() result as one TAP line through report(name,
+    ok, detail): a skip where the clock moves and no 7.2 with the qtest
+    accelerator exists, else ok when nothing differs (the first three
+    differences as the detail)"""
+    if diff is None:
+        report(f"{name} # SKIP no QEMU 7.2 with the qtest accelerator "
+               "(QEMU_72_QTEST)", True)
+    else:
+        report(name, not diff, "; ".join(diff[:3]))
+
+
 def qemu72_available(binary=None):
     """Whether binary (ORACLE by default) runs and says it is QEMU 7.2"""
     try:

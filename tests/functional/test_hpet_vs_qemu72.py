@@ -38,7 +38,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
-from qtest_session import ORACLE, compare_with_qemu72  # noqa: E402
+from qtest_session import (ORACLE, compare_with_qemu72,  # noqa: E402
+                           report_comparison)
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 
@@ -194,11 +195,7 @@ def compare(name, args, steps):
     # 55 ms, longer than any case here runs
     steps = PIT_QUIET + ["irq_intercept_in ioapic"] + steps
     diff = compare_with_qemu72(BINARY, args, steps, irqs=True)
-    if diff is None:
-        report(f"{name} # SKIP no QEMU 7.2 with the qtest accelerator "
-               "(QEMU_72_QTEST)", True)
-        return
-    report(name, not diff, "; ".join(diff[:3]))
+    report_comparison(report, name, diff)
 
 
 def main():

@@ -44,7 +44,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python"))
-from qtest_session import ORACLE, compare_with_qemu72  # noqa: E402
+from qtest_session import (ORACLE, compare_with_qemu72,  # noqa: E402
+                           report_comparison)
 
 BINARY = os.environ.get("QEMU_BINARY", "build/qemu-system-x86_64")
 
@@ -399,11 +400,7 @@ def compare(name, machine, devices, steps, irqs=True):
         args += ["-device", d]
     diff = compare_with_qemu72(BINARY, args, ["irq_intercept_in ioapic"] +
                                steps, irqs=irqs)
-    if diff is None:
-        report(f"{name} # SKIP no QEMU 7.2 with the qtest accelerator "
-               "(QEMU_72_QTEST)", True)
-        return
-    report(name, not diff, "; ".join(diff[:3]))
+    report_comparison(report, name, diff)
 
 
 def main():
